@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Chime",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ChimeCore", targets: ["ChimeCore"]),
+        .executable(name: "chime", targets: ["chime"]),
+        .executable(name: "chime-bench", targets: ["chime-bench"]),
+    ],
+    targets: [
+        // Values and rules of the notification system; no I/O beyond reading attachment files.
+        .target(name: "ChimeCore"),
+
+        // The `chime` command line: parsing and commands as a library so tests reach them.
+        .target(name: "ChimeCLI", dependencies: ["ChimeCore"]),
+        .executableTarget(name: "chime", dependencies: ["ChimeCLI"]),
+
+        // Benchmarks: separate executables that print figures beside a baseline from the same run.
+        .executableTarget(name: "chime-bench", dependencies: ["ChimeCore"]),
+
+        .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
+        .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ])
+    target.swiftSettings = settings
+}

@@ -1,0 +1,159 @@
+internal import Foundation
+
+/// The date components of a calendar trigger, normalised the way `Calendar.nextDate(after:matching:...)`
+/// reads them, and matched with integer arithmetic.
+///
+/// Normalisation (what Foundation does, checked by the oracle test):
+/// - Components below the highest one given are fixed to their minimum when not given: `month: 3` means
+///   March 1 at 00:00:00, `hour: 8` means 08:00:00, `year: 2027, day: 15` means January 15, 2027. A weekday
+///   counts as a day-level component (`month: 3, weekday: 2` is every Monday of March).
+/// - Components above the highest one given are free: `minute: 30` matches every hour at :30.
+///
+/// Two modes follow from that:
+/// - **Wall clock** (a year, month, day, weekday or hour is given): one fixed time of day on each matching
+///   date. A time skipped by a DST gap fires at the first instant after the gap; a time repeated when the
+///   clock is set back fires once, at its first occurrence.
+/// - **Every hour / every minute** (only minute and/or second given): every real instant whose wall clock
+///   shows that minute and second. An hour skipped by a DST gap has no such instant; a repeated hour has
+///   two, one real hour apart, and both fire — an hourly reminder stays hourly in elapsed time.
+///
+/// Dates that do not exist never match: `day: 31` skips 30-day months and `month: 2, day: 29` fires only in
+/// leap years. (Foundation's `.nextTime` policy moves such dates to the 1st of the next month instead.)
+struct CalendarPattern: Hashable, Sendable {
+    var year: Int?
+    var month: Int?
+    var day: Int?
+    var weekday: Int?
+    /// Fixed in wall-clock mode; `nil` (free) in every-hour and every-minute mode.
+    var hour: Int?
+    /// `nil` only in every-minute mode.
+    var minute: Int?
+    var second: Int
+
+    /// Whether each match is a fixed time of day on a matching date.
+    var isWallClock: Bool { hour != nil }
+
+    /// The pattern for `components`, or `nil` when they use components the fast path does not handle
+    /// (era, quarter, week-based fields, weekday ordinals, nanoseconds, leap months, another calendar).
+    /// Ranges are not checked here; `CalendarTrigger` validates them first.
+    init?(_ components: DateComponents) {
+        if let calendar = components.calendar, calendar.identifier != .gregorian { return nil }
+        if components.era != nil || components.quarter != nil || components.weekOfMonth != nil
+            || components.weekOfYear != nil || components.weekdayOrdinal != nil
+            || components.yearForWeekOfYear != nil || components.nanosecond != nil
+            || components.isLeapMonth != nil || components.dayOfYear != nil
+        {
+            return nil
+        }
+        year = components.year
+        month = components.month
+        day = components.day
+        weekday = components.weekday
+        let hasDate = year != nil || month != nil || day != nil || weekday != nil
+        guard hasDate || components.hour != nil || components.minute != nil || components.second != nil else {
+            return nil
+        }
+        if year != nil && month == nil { month = 1 }
+        if (year != nil || month != nil) && day == nil && weekday == nil { day = 1 }
+        if hasDate || components.hour != nil {
+            hour = components.hour ?? 0
+            minute = components.minute ?? 0
+        } else {
+            minute = components.minute
+        }
+        second = components.second ?? 0
+    }
+
+    /// Result of the fast path.
+    enum Outcome: Equatable {
+        case instant(Int)
+        /// No instant after the start matches (a year in the past, an impossible date).
+        case never
+        /// The answer lies outside the zone table's coverage; ask Foundation.
+        case outsideCoverage
+    }
+
+    /// The first instant strictly after `after` (whole seconds) that matches, in the zone of `table`.
+    func next(after: Int, in table: ZoneOffsetTable) -> Outcome {
+        guard ZoneOffsetTable.coverage.contains(after) else { return .outsideCoverage }
+        let outcome = isWallClock ? nextWallClock(after: after, table: table) : nextEveryHourOrMinute(after: after, table: table)
+        if case .instant(let instant) = outcome, !ZoneOffsetTable.coverage.contains(instant) {
+            return .outsideCoverage
+        }
+        return outcome
+    }
+
+    private func nextWallClock(after: Int, table: ZoneOffsetTable) -> Outcome {
+        let timeOfDay = hour! * 3600 + minute! * 60 + second
+        let localStart = after + table.offset(at: after)
+        var date = CivilDate(daysSinceEpoch: floorDivide(localStart, 86_400))
+        // A local date before the start's cannot fire after it (its first occurrence is earlier), so the
+        // search runs forward from the start's own date; a later date always resolves after the start.
+        while true {
+            guard let candidate = firstMatchingDate(onOrAfter: date) else { return .never }
+            let days = candidate.daysSinceEpoch
+            if days * 86_400 > ZoneOffsetTable.coverage.upperBound { return .outsideCoverage }
+            let instant = table.resolve(local: days * 86_400 + timeOfDay).firingInstant
+            if instant > after {
+                return .instant(instant)
+            }
+            date = CivilDate(daysSinceEpoch: days + 1)
+        }
+    }
+
+    private func nextEveryHourOrMinute(after: Int, table: ZoneOffsetTable) -> Outcome {
+        let (cycle, target) = minute.map { (3600, $0 * 60 + second) } ?? (60, second)
+        var earliest = after + 1
+        // Within one offset period the wall clock runs in step with real time; at a transition, restart
+        // the search from the transition with the new offset.
+        while earliest < ZoneOffsetTable.coverage.upperBound {
+            let (offset, nextTransition) = table.offsetAndNextTransition(at: earliest)
+            let local = earliest + offset
+            let instant = local + floorModulo(target - local, cycle) - offset
+            if instant < nextTransition {
+                return .instant(instant)
+            }
+            earliest = nextTransition
+        }
+        return .outsideCoverage
+    }
+
+    /// The first date on or after `start` that matches year, month, day and weekday.
+    func firstMatchingDate(onOrAfter start: CivilDate) -> CivilDate? {
+        var year = start.year
+        var month = start.month
+        var firstDay = start.day
+        // Weekdays repeat every 400 Gregorian years; a pattern that has not matched by then never will.
+        for _ in 0..<(400 * 12 + 12) {
+            if let wantedYear = self.year {
+                if year > wantedYear { return nil }
+                if year < wantedYear { (year, month, firstDay) = (wantedYear, 1, 1) }
+            }
+            if let wantedMonth = self.month {
+                if month > wantedMonth {
+                    (year, month, firstDay) = (year + 1, wantedMonth, 1)
+                    continue
+                }
+                if month < wantedMonth { (month, firstDay) = (wantedMonth, 1) }
+            }
+            let length = CivilDate.daysInMonth(year: year, month: month)
+            if let wantedDay = day {
+                if wantedDay >= firstDay && wantedDay <= length {
+                    let date = CivilDate(year: year, month: month, day: wantedDay)
+                    if weekday == nil || date.weekday == weekday { return date }
+                }
+            } else if let wantedWeekday = weekday {
+                if firstDay <= length {
+                    let first = CivilDate(year: year, month: month, day: firstDay)
+                    let matchingDay = firstDay + floorModulo(wantedWeekday - first.weekday, 7)
+                    if matchingDay <= length { return CivilDate(year: year, month: month, day: matchingDay) }
+                }
+            } else if firstDay <= length {
+                return CivilDate(year: year, month: month, day: firstDay)
+            }
+            (month, firstDay) = month == 12 ? (1, 1) : (month + 1, 1)
+            if month == 1 { year += 1 }
+        }
+        return nil
+    }
+}
