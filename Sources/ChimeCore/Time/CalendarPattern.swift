@@ -4,23 +4,29 @@ internal import Foundation
 /// reads them, and matched with integer arithmetic.
 ///
 /// Normalisation (what Foundation does, checked by the oracle test):
-/// - Components below the highest one given are fixed to their minimum when not given: `month: 3` means
-///   March 1 at 00:00:00, `hour: 8` means 08:00:00, `year: 2027, day: 15` means January 15, 2027. A weekday
-///   counts as a day-level component (`month: 3, weekday: 2` is every Monday of March).
-/// - Components above the highest one given are free: `minute: 30` matches every hour at :30.
+/// - Below the highest of month, day, hour, minute and second given, components not given are fixed to
+///   their minimum: `month: 3` means March 1 at 00:00:00, `hour: 8` means 08:00:00, `day: 15, minute: 30`
+///   means the 15th at 00:30:00. Components above the highest one given are free: `minute: 30` matches
+///   every hour at :30.
+/// - A weekday filters dates without fixing the time: `weekday: 2, minute: 30` is every hour at :30 on
+///   Mondays. A weekday alone means midnight.
 ///
 /// Two modes follow from that:
-/// - **Wall clock** (a year, month, day, weekday or hour is given): one fixed time of day on each matching
-///   date. A time skipped by a DST gap fires at the first instant after the gap; a time repeated when the
-///   clock is set back fires once, at its first occurrence.
-/// - **Every hour / every minute** (only minute and/or second given): every real instant whose wall clock
-///   shows that minute and second. An hour skipped by a DST gap has no such instant; a repeated hour has
-///   two, one real hour apart, and both fire — an hourly reminder stays hourly in elapsed time.
+/// - **Wall clock** (a month, day or hour is given, or only a weekday): one fixed time of day on each
+///   matching date. A time skipped by a DST gap fires at the first instant after the gap; a time repeated
+///   when the clock is set back fires once, at its first occurrence.
+/// - **Every hour / every minute** (otherwise): every real instant whose wall clock shows that minute and
+///   second, on matching weekdays. An hour skipped by a DST gap has no such instant; a repeated hour has
+///   two, one real hour apart, and both fire: an hourly reminder stays hourly in elapsed time.
 ///
-/// Dates that do not exist never match: `day: 31` skips 30-day months and `month: 2, day: 29` fires only in
-/// leap years. (Foundation's `.nextTime` policy moves such dates to the 1st of the next month instead.)
+/// Where Chime deliberately differs from Foundation's `.nextTime` policy:
+/// - Dates that do not exist never match: `day: 31` skips 30-day months and `month: 2, day: 29` fires only
+///   in leap years (Foundation moves such dates to the 1st of the next month).
+/// - `month: 6, weekday: 3` is every Tuesday of June (Foundation gives only the first Tuesday).
+///
+/// Components with a year, and the rarer fields (era, quarter, week-based fields, weekday ordinals,
+/// nanoseconds, leap months, other calendars), are left to `Calendar`.
 struct CalendarPattern: Hashable, Sendable {
-    var year: Int?
     var month: Int?
     var day: Int?
     var weekday: Int?
@@ -33,29 +39,24 @@ struct CalendarPattern: Hashable, Sendable {
     /// Whether each match is a fixed time of day on a matching date.
     var isWallClock: Bool { hour != nil }
 
-    /// The pattern for `components`, or `nil` when they use components the fast path does not handle
-    /// (era, quarter, week-based fields, weekday ordinals, nanoseconds, leap months, another calendar).
+    /// The pattern for `components`, or `nil` when `Calendar` must answer (see above).
     /// Ranges are not checked here; `CalendarTrigger` validates them first.
     init?(_ components: DateComponents) {
         if let calendar = components.calendar, calendar.identifier != .gregorian { return nil }
-        if components.era != nil || components.quarter != nil || components.weekOfMonth != nil
-            || components.weekOfYear != nil || components.weekdayOrdinal != nil
+        if components.era != nil || components.year != nil || components.quarter != nil
+            || components.weekOfMonth != nil || components.weekOfYear != nil || components.weekdayOrdinal != nil
             || components.yearForWeekOfYear != nil || components.nanosecond != nil
             || components.isLeapMonth != nil || components.dayOfYear != nil
         {
             return nil
         }
-        year = components.year
         month = components.month
         day = components.day
         weekday = components.weekday
-        let hasDate = year != nil || month != nil || day != nil || weekday != nil
-        guard hasDate || components.hour != nil || components.minute != nil || components.second != nil else {
-            return nil
-        }
-        if year != nil && month == nil { month = 1 }
-        if (year != nil || month != nil) && day == nil && weekday == nil { day = 1 }
-        if hasDate || components.hour != nil {
+        let hasTime = components.hour != nil || components.minute != nil || components.second != nil
+        guard month != nil || day != nil || weekday != nil || hasTime else { return nil }
+        if month != nil && day == nil && weekday == nil { day = 1 }
+        if month != nil || day != nil || components.hour != nil || !hasTime {
             hour = components.hour ?? 0
             minute = components.minute ?? 0
         } else {
@@ -105,30 +106,32 @@ struct CalendarPattern: Hashable, Sendable {
         let (cycle, target) = minute.map { (3600, $0 * 60 + second) } ?? (60, second)
         var earliest = after + 1
         // Within one offset period the wall clock runs in step with real time; at a transition, restart
-        // the search from the transition with the new offset.
+        // the search from the transition with the new offset. On a day of the wrong weekday, restart from
+        // the next right day's midnight.
         while earliest < ZoneOffsetTable.coverage.upperBound {
             let (offset, nextTransition) = table.offsetAndNextTransition(at: earliest)
             let local = earliest + offset
             let instant = local + floorModulo(target - local, cycle) - offset
-            if instant < nextTransition {
-                return .instant(instant)
+            if instant >= nextTransition {
+                earliest = nextTransition
+                continue
             }
-            earliest = nextTransition
+            guard let weekday else { return .instant(instant) }
+            let days = floorDivide(instant + offset, 86_400)
+            let daysAhead = floorModulo(weekday - CivilDate.weekday(daysSinceEpoch: days), 7)
+            if daysAhead == 0 { return .instant(instant) }
+            earliest = max(instant + 1, table.resolve(local: (days + daysAhead) * 86_400).firingInstant)
         }
         return .outsideCoverage
     }
 
-    /// The first date on or after `start` that matches year, month, day and weekday.
+    /// The first date on or after `start` that matches month, day and weekday.
     func firstMatchingDate(onOrAfter start: CivilDate) -> CivilDate? {
         var year = start.year
         var month = start.month
         var firstDay = start.day
         // Weekdays repeat every 400 Gregorian years; a pattern that has not matched by then never will.
         for _ in 0..<(400 * 12 + 12) {
-            if let wantedYear = self.year {
-                if year > wantedYear { return nil }
-                if year < wantedYear { (year, month, firstDay) = (wantedYear, 1, 1) }
-            }
             if let wantedMonth = self.month {
                 if month > wantedMonth {
                     (year, month, firstDay) = (year + 1, wantedMonth, 1)
