@@ -1,0 +1,22 @@
+/// A command line the user must correct: an unknown command or option, a missing or malformed value.
+///
+/// Printed with the command's usage line and mapped to exit code 64 (`EX_USAGE`).
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    /// The command whose usage applies (`"next"`), or `nil` for the top level.
+    public let command: String?
+
+    public init(_ message: String, command: String? = nil) {
+        self.message = message
+        self.command = command
+    }
+
+    public var description: String { message }
+}
+
+/// Process exit statuses, in one place: 0 success, 1 failure, 64 usage error (as `sysexits.h`).
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    case failure = 1
+    case usage = 64
+}

@@ -1,0 +1,86 @@
+import ChimeCLI
+import Foundation
+import Testing
+
+@Suite("chime next")
+struct NextCommandTests {
+    let now = Date(timeIntervalSince1970: 1_796_202_000)  // 2026-12-02T09:00:00Z
+    let utc = TimeZone(identifier: "UTC")!
+
+    func run(_ arguments: [String]) -> ChimeMain.Result {
+        ChimeMain.run(arguments, now: now, currentTimeZone: utc)
+    }
+
+    @Test func listsDailyFiresInTheGivenZone() {
+        let result = run(["next", "--calendar", "hour=8 minute=30", "--repeats", "--count", "3", "--time-zone", "Asia/Seoul"])
+        #expect(result.exitCode == .success)
+        #expect(result.standardOutput == """
+            Next 3 fires of the calendar trigger hour=8 minute=30 (repeating) in Asia/Seoul:
+            1. Thu 2026-12-03T08:30:00+09:00
+            2. Fri 2026-12-04T08:30:00+09:00
+            3. Sat 2026-12-05T08:30:00+09:00
+
+            """)
+        #expect(result.standardError.isEmpty)
+    }
+
+    @Test func showsTheEndOfADSTGapAndPadsTheNumbers() {
+        let result = run([
+            "next", "--calendar", "hour=2 minute=30", "--repeats", "--count", "10", "--time-zone", "America/New_York",
+            "--after", "2027-03-10T12:00:00Z",
+        ])
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.count == 11)
+        #expect(lines[4] == " 4. Sun 2027-03-14T03:00:00-04:00")  // 02:30 is skipped that day
+        #expect(lines[10] == "10. Sat 2027-03-20T02:30:00-04:00")
+    }
+
+    @Test func printsJSONForScripts() throws {
+        let result = run(["next", "--interval", "90m", "--repeats", "--count", "2", "--json"])
+        struct Output: Decodable, Equatable {
+            struct Trigger: Decodable, Equatable {
+                var interval: Double?
+                var calendar: String?
+                var repeats: Bool
+            }
+            var trigger: Trigger
+            var timeZone: String
+            var after: String
+            var fireDates: [String]
+        }
+        let output = try JSONDecoder().decode(Output.self, from: Data(result.standardOutput.utf8))
+        #expect(output == Output(
+            trigger: .init(interval: 5400, calendar: nil, repeats: true), timeZone: "GMT",
+            after: "2026-12-02T09:00:00+00:00",
+            fireDates: ["2026-12-02T10:30:00+00:00", "2026-12-02T12:00:00+00:00"]))
+    }
+
+    @Test func aOneShotTriggerListsOneFire() {
+        let result = run(["next", "--interval", "10m", "--count", "5", "--time-zone", "UTC"])
+        #expect(result.standardOutput == """
+            Next fire of the interval trigger every 10m (once) in UTC:
+            1. Wed 2026-12-02T09:10:00+00:00
+
+            """)
+    }
+
+    @Test func saysSoWhenNothingFires() {
+        let result = run(["next", "--calendar", "year=2020 month=1 day=1", "--time-zone", "UTC"])
+        #expect(result.exitCode == .success)
+        #expect(result.standardOutput == "The calendar trigger year=2020 month=1 day=1 (once) does not fire after 2026-12-02T09:00:00+00:00 in UTC.\n")
+    }
+
+    @Test(arguments: [
+        (["next", "--calendar", "hour=24"], "chime: error: invalid trigger: hour must lie in 0...23\nSee 'chime next --help'.\n"),
+        (["next", "--calendar", "month=2 day=30"], "chime: error: invalid trigger: this month never has that day\nSee 'chime next --help'.\n"),
+        (["next", "--interval", "30s", "--repeats"], "chime: error: invalid trigger: a repeating time interval must be at least 60 seconds\nSee 'chime next --help'.\n"),
+        (["next", "--interval", "0"], "chime: error: invalid trigger: the time interval must be greater than 0\nSee 'chime next --help'.\n"),
+        (["launch"], "chime: error: unknown subcommand 'launch'\nSee 'chime --help'.\n"),
+    ])
+    func invalidTriggersExitWithUsageStatus(arguments: [String], message: String) {
+        let result = run(arguments)
+        #expect(result.exitCode == .usage)
+        #expect(result.standardError == message)
+        #expect(result.standardOutput.isEmpty)
+    }
+}
