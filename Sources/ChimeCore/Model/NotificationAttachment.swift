@@ -13,9 +13,9 @@ public import Foundation
 /// content.attachments = [logo]
 /// ```
 ///
-/// The value records what was validated. When the notification center accepts a request it moves the
-/// file into its store and keeps `relocated(to:)`; decoding restores the stored values without reading
-/// the file again, since it may have moved.
+/// The value records what was validated. When the notification center accepts a request, it moves the
+/// file into its store and keeps `attachment.relocated(to: storedURL)`. Decoding restores the stored
+/// values without reading the file again, since it may have moved.
 public struct NotificationAttachment: Sendable, Hashable {
     /// Unique among the attachments of one notification. Never empty.
     public let identifier: String
