@@ -50,6 +50,8 @@ public struct ChimeError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let payloadTooLarge = Code(rawValue: 10_007)
         /// A location region is invalid (coordinate or radius).
         public static let invalidRegion = Code(rawValue: 10_008)
+        /// A strings table (`Localizable.strings`) is not valid text in the `.strings` format.
+        public static let invalidStringsTable = Code(rawValue: 10_009)
 
         public var description: String {
             switch self {
@@ -73,6 +75,7 @@ public struct ChimeError: Error, Sendable, Hashable, CustomStringConvertible {
             case .invalidPayload: "invalidPayload"
             case .payloadTooLarge: "payloadTooLarge"
             case .invalidRegion: "invalidRegion"
+            case .invalidStringsTable: "invalidStringsTable"
             default: "code \(rawValue)"
             }
         }
