@@ -6,12 +6,20 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ChimeCore", targets: ["ChimeCore"]),
+        .library(name: "ChimeEngine", targets: ["ChimeEngine"]),
+        .library(name: "ChimeTesting", targets: ["ChimeTesting"]),
         .executable(name: "chime", targets: ["chime"]),
         .executable(name: "chime-bench", targets: ["chime-bench"]),
     ],
     targets: [
         // Values and rules of the notification system; no I/O beyond reading attachment files.
         .target(name: "ChimeCore"),
+
+        // The notification center: state, scheduler on an injected clock, presentation, responses.
+        .target(name: "ChimeEngine", dependencies: ["ChimeCore"]),
+
+        // What users' own tests import: a manual clock, a simulated user, a recording presenter.
+        .target(name: "ChimeTesting", dependencies: ["ChimeEngine", "ChimeCore"]),
 
         // The `chime` command line: parsing and commands as a library so tests reach them.
         .target(name: "ChimeCLI", dependencies: ["ChimeCore"]),
@@ -22,6 +30,7 @@ let package = Package(
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
+        .testTarget(name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore"]),
     ]
 )
 

@@ -1,0 +1,119 @@
+public import ChimeEngine
+public import Foundation
+import Synchronization
+
+/// A clock that moves only when the test moves it, so scheduling tests are exact and never sleep.
+///
+/// It is a rendezvous: the code under test calls `sleep(until:)`; the test awaits `nextSleep()` to learn
+/// the deadline that code asked for, then calls `advance(to:)`, which resumes every sleeper whose deadline
+/// has come (outside the lock, so resumed code may sleep again at once).
+///
+/// ```swift
+/// let clock = ManualClock(now: Date(timeIntervalSince1970: 1_764_547_200))
+/// // ... start the scheduler with `clock` ...
+/// let deadline = await clock.nextSleep()   // the scheduler waits for its first fire
+/// clock.advance(to: deadline)              // and now it fires
+/// ```
+///
+/// Thread-safe; one clock may serve many tasks.
+public final class ManualClock: NotificationClock {
+    private struct Sleeper {
+        let id: UInt64
+        let deadline: Date
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now: Date
+        var nextID: UInt64 = 0
+        var sleepers: [Sleeper] = []
+        var cancelledBeforeRegistration: Set<UInt64> = []
+        /// Deadlines announced by `sleep(until:)` that no `nextSleep()` has taken yet, oldest first.
+        var announced: [Date] = []
+        var announcementWaiters: [CheckedContinuation<Date, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    public init(now: Date) {
+        state = Mutex(State(now: now))
+    }
+
+    public var now: Date { state.withLock { $0.now } }
+
+    public func sleep(until deadline: Date) async throws {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let action = state.withLock { state -> (() -> Void)? in
+                    if state.cancelledBeforeRegistration.remove(id) != nil {
+                        return { continuation.resume(throwing: CancellationError()) }
+                    }
+                    if deadline <= state.now {
+                        return { continuation.resume() }
+                    }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    if state.announcementWaiters.isEmpty {
+                        state.announced.append(deadline)
+                        return nil
+                    }
+                    let waiter = state.announcementWaiters.removeFirst()
+                    return { waiter.resume(returning: deadline) }
+                }
+                action?()
+            }
+        } onCancel: {
+            let sleeper = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
+                    state.cancelledBeforeRegistration.insert(id)
+                    return nil
+                }
+                return state.sleepers.remove(at: index)
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Waits until some task sleeps on this clock with a deadline in the future, and returns that deadline.
+    /// Each call takes one announcement, oldest first.
+    public func nextSleep() async -> Date {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Date, Never>) in
+            let deadline = state.withLock { state -> Date? in
+                if state.announced.isEmpty {
+                    state.announcementWaiters.append(continuation)
+                    return nil
+                }
+                return state.announced.removeFirst()
+            }
+            if let deadline { continuation.resume(returning: deadline) }
+        }
+    }
+
+    /// Moves time forward to `date` and wakes every sleeper whose deadline has come.
+    public func advance(to date: Date) {
+        let due = state.withLock { state -> [Sleeper] in
+            precondition(date >= state.now, "a ManualClock only moves forward")
+            state.now = date
+            let due = state.sleepers.filter { $0.deadline <= date }
+            state.sleepers.removeAll { $0.deadline <= date }
+            state.announced.removeAll { $0 <= date }
+            return due
+        }
+        for sleeper in due {
+            sleeper.continuation.resume()
+        }
+    }
+
+    /// Moves time forward by `interval` seconds.
+    public func advance(by interval: TimeInterval) {
+        advance(to: now.addingTimeInterval(interval))
+    }
+
+    /// The deadlines of the tasks sleeping now, earliest first.
+    public var pendingDeadlines: [Date] {
+        state.withLock { $0.sleepers.map(\.deadline).sorted() }
+    }
+}
