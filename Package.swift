@@ -28,7 +28,7 @@ let package = Package(
         // Benchmarks: separate executables that print figures beside a baseline from the same run.
         .executableTarget(name: "chime-bench", dependencies: ["ChimeCore"]),
 
-        .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
+        .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTesting"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
         .testTarget(name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore"]),
     ]

@@ -1,3 +1,4 @@
+import ChimeTesting
 import Foundation
 import Testing
 

@@ -1,0 +1,36 @@
+public import Foundation
+
+/// One pending request's next fire: which app, which request, when.
+///
+/// Ordered by date, then app, then request identifier, so the timeline and the store page through equal
+/// dates in the same stable order.
+public struct ScheduledFire: Hashable, Sendable, Comparable {
+    public var date: Date
+    public var key: RequestKey
+
+    public init(date: Date, key: RequestKey) {
+        self.date = date
+        self.key = key
+    }
+
+    public static func < (lhs: ScheduledFire, rhs: ScheduledFire) -> Bool {
+        (lhs.date, lhs.key) < (rhs.date, rhs.key)
+    }
+}
+
+/// A request across all apps of a store: the app's identifier and the request's.
+public struct RequestKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var appIdentifier: String
+    public var requestIdentifier: String
+
+    public init(appIdentifier: String, requestIdentifier: String) {
+        self.appIdentifier = appIdentifier
+        self.requestIdentifier = requestIdentifier
+    }
+
+    public static func < (lhs: RequestKey, rhs: RequestKey) -> Bool {
+        (lhs.appIdentifier, lhs.requestIdentifier) < (rhs.appIdentifier, rhs.requestIdentifier)
+    }
+
+    public var description: String { "\(appIdentifier)/\(requestIdentifier)" }
+}
