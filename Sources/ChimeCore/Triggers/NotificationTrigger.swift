@@ -1,7 +1,16 @@
 /// What makes a request's notification fire (Apple's `UNNotificationTrigger` subclasses, as one enum).
 ///
 /// A request without a trigger (`nil`) is delivered at once, as on iOS.
-public enum NotificationTrigger: Sendable, Hashable, Codable {
+///
+/// Encoded as one flat object whose `type` names the case, followed by that trigger's own keys, so a
+/// store can index the kind and the CLI prints what a person would write:
+///
+/// ```json
+/// {"type": "timeInterval", "timeInterval": 540, "repeats": false}
+/// {"type": "calendar", "dateComponents": {"hour": 7, "minute": 30}, "repeats": true}
+/// {"type": "push", "repeats": false}
+/// ```
+public enum NotificationTrigger: Sendable, Hashable {
     case timeInterval(TimeIntervalTrigger)
     case calendar(CalendarTrigger)
     case location(LocationTrigger)
@@ -14,6 +23,43 @@ public enum NotificationTrigger: Sendable, Hashable, Codable {
         case .calendar(let trigger): trigger.repeats
         case .location(let trigger): trigger.repeats
         case .push(let trigger): trigger.repeats
+        }
+    }
+}
+
+extension NotificationTrigger: Codable {
+    private enum CodingKeys: String, CodingKey { case type }
+
+    private enum Kind: String, Codable {
+        case timeInterval, calendar, location, push
+    }
+
+    /// Decodes the case named by `type` from the same object; the trigger re-validates itself.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(Kind.self, forKey: .type) {
+        case .timeInterval: self = .timeInterval(try TimeIntervalTrigger(from: decoder))
+        case .calendar: self = .calendar(try CalendarTrigger(from: decoder))
+        case .location: self = .location(try LocationTrigger(from: decoder))
+        case .push: self = .push(PushTrigger())
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .timeInterval(let trigger):
+            try container.encode(Kind.timeInterval, forKey: .type)
+            try trigger.encode(to: encoder)
+        case .calendar(let trigger):
+            try container.encode(Kind.calendar, forKey: .type)
+            try trigger.encode(to: encoder)
+        case .location(let trigger):
+            try container.encode(Kind.location, forKey: .type)
+            try trigger.encode(to: encoder)
+        case .push(let trigger):
+            try container.encode(Kind.push, forKey: .type)
+            try trigger.encode(to: encoder)
         }
     }
 }
