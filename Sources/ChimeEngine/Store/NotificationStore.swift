@@ -1,0 +1,67 @@
+public import ChimeCore
+public import Foundation
+
+/// Where the notification center keeps its state: apps, pending requests, delivered notifications and
+/// missed fires, for every app of one user (or tenant).
+///
+/// **Requirements** every store meets (checked by `StoreConformanceSuite` in ChimeTesting):
+/// - Durability: when a mutating method returns, its change survives a crash (`kill -9`) of any process.
+///   A method that throws changed nothing.
+/// - Atomicity: each call is all or nothing, including the batches of `addPending` and `recordFires`.
+/// - `addPending` replaces the pending request with the same app and identifier.
+/// - `pendingFires` answers from an index on the next fire date, so it stays fast with millions of
+///   pending requests; only the page asked for is read.
+/// - `recordFires` applies a record only while the pending request still has the record's `firedDate`,
+///   stores the delivered notification (replacing one with the same identifier), applies its content
+///   badge to the app, advances or removes the pending request, and keeps the missed fire, all in one
+///   transaction. It returns the records it applied.
+/// - Thread-safe: any task may call any method at any time.
+public protocol NotificationStore: Sendable {
+    // MARK: Apps
+
+    func app(_ appIdentifier: String) async throws -> AppRecord?
+    func allApps() async throws -> [AppRecord]
+    /// Inserts or replaces the app's record.
+    func saveApp(_ record: AppRecord) async throws
+
+    // MARK: Pending requests
+
+    /// Adds the requests, replacing pending ones with the same app and identifier. All or nothing.
+    func addPending(_ requests: [PendingRequest]) async throws
+    /// The app's pending requests, ordered by next fire date (requests that never fire by themselves last),
+    /// then identifier.
+    func pendingRequests(appIdentifier: String) async throws -> [PendingRequest]
+    func pendingRequest(_ key: RequestKey) async throws -> PendingRequest?
+    /// Removes the app's pending requests with these identifiers, or all of them when `nil`; returns the
+    /// keys removed.
+    @discardableResult
+    func removePending(appIdentifier: String, identifiers: [String]?) async throws -> [RequestKey]
+    /// The pending fires not covered by `after` and dated up to `through`, earliest first, at most `limit`.
+    func pendingFires(after: SchedulerTimeline.Coverage?, through: Date, limit: Int) async throws -> [ScheduledFire]
+    /// Every pending request whose trigger is a calendar trigger without a time zone (it floats with the
+    /// user's zone), for recomputing fire dates when the zone changes.
+    func floatingCalendarRequests() async throws -> [PendingRequest]
+    /// Sets the next fire dates of pending requests (missing keys are ignored).
+    func updateNextFireDates(_ dates: [RequestKey: Date?]) async throws
+
+    // MARK: Fires and delivered notifications
+
+    /// Records fires atomically; see the requirements above. Returns the records applied.
+    func recordFires(_ records: [FireRecord]) async throws -> [FireRecord]
+    /// The app's delivered notifications, newest first.
+    func deliveredNotifications(appIdentifier: String) async throws -> [DeliveredNotification]
+    func deliveredNotification(appIdentifier: String, identifier: String) async throws -> DeliveredNotification?
+    /// Replaces a delivered notification (new actions, for example); does nothing if it was removed.
+    func updateDelivered(appIdentifier: String, _ notification: DeliveredNotification) async throws
+    /// Removes the app's delivered notifications with these identifiers, or all when `nil`; returns the
+    /// identifiers removed.
+    @discardableResult
+    func removeDelivered(appIdentifier: String, identifiers: [String]?) async throws -> [String]
+
+    // MARK: Missed fires
+
+    /// What the app missed while nothing ran, oldest first.
+    func missedFires(appIdentifier: String) async throws -> [MissedFire]
+    /// Forgets the app's missed fires once it has looked at them.
+    func clearMissedFires(appIdentifier: String) async throws
+}
