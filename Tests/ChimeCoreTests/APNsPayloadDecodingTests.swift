@@ -235,25 +235,16 @@ import Testing
 
     // MARK: - Size
 
-    /// `{"aps":{},"pad":"…"}` of exactly `size` bytes, padded with `filler` and, for the rest, `x`.
-    static func body(bytes size: Int, filler: Character = "x") -> String {
-        let frame = #"{"aps":{},"pad":""}"#.utf8.count
-        let fillerBytes = String(filler).utf8.count
-        let fillers = (size - frame) / fillerBytes
-        let padding = String(repeating: filler, count: fillers) + String(repeating: "x", count: size - frame - fillers * fillerBytes)
-        return #"{"aps":{},"pad":"\#(padding)"}"#
-    }
-
     @Test(arguments: ["x", "가"] as [Character])
     func acceptsABodyOfExactly4096Bytes(filler: Character) throws {
-        let json = Self.body(bytes: 4096, filler: filler)
+        let json = APNsFixtures.body(bytes: 4096, filler: filler)
         #expect(json.utf8.count == 4096)
-        #expect(try decode(json).content.userInfo["pad"]?.stringValue?.utf8.count == 4096 - 19)
+        #expect(try decode(json).content.userInfo["pad"]?.stringValue?.utf8.count == 4096 - APNsFixtures.paddingFrame)
     }
 
     @Test(arguments: ["x", "가"] as [Character])
     func rejectsABodyOf4097Bytes(filler: Character) {
-        let json = Self.body(bytes: 4097, filler: filler)
+        let json = APNsFixtures.body(bytes: 4097, filler: filler)
         #expect(json.utf8.count == 4097)
         #expect(throws: ChimeError(.payloadTooLarge, "the payload is larger than the 4096 bytes APNs accepts")) {
             try decode(json)
@@ -261,7 +252,7 @@ import Testing
     }
 
     @Test func countsBytesNotCharacters() {
-        let json = Self.body(bytes: 4097, filler: "가")
+        let json = APNsFixtures.body(bytes: 4097, filler: "가")
         #expect(json.count < 1400)
         let error = #expect(throws: ChimeError.self) { try decode(json) }
         #expect(error?.code == .payloadTooLarge)
