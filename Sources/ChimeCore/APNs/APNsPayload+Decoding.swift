@@ -8,7 +8,8 @@ extension APNsPayload {
     /// `NotificationContent` and which keys are ignored.
     ///
     /// ```swift
-    /// let payload = try APNsPayload(jsonData: Data(#"{"aps":{"sound":{"critical":1,"name":"warning-sound.aiff","volume":1.0}}}"#.utf8))
+    /// let body = #"{"aps":{"sound":{"critical":1,"name":"warning-sound.aiff","volume":1.0}}}"#
+    /// let payload = try APNsPayload(jsonData: Data(body.utf8))
     /// payload.content.sound  // .criticalNamed("warning-sound.aiff", volume: 1)
     ///
     /// try APNsPayload(jsonData: Data(#"{"aps":{"badge":"3"}}"#.utf8))
@@ -57,7 +58,8 @@ extension APNsPayload {
             content.body = .literal(body)
         case .object(let members):
             let alert = PayloadDictionary(members: members, path: aps.path(APNsKey.alert))
-            content.title = try readText(of: alert, literal: APNsKey.title, key: APNsKey.titleLocKey, arguments: APNsKey.titleLocArgs)
+            content.title = try readText(
+                of: alert, literal: APNsKey.title, key: APNsKey.titleLocKey, arguments: APNsKey.titleLocArgs)
             content.subtitle = try readText(
                 of: alert, literal: APNsKey.subtitle, key: APNsKey.subtitleLocKey, arguments: APNsKey.subtitleLocArgs)
             content.body = try readText(of: alert, literal: APNsKey.body, key: APNsKey.locKey, arguments: APNsKey.locArgs)

@@ -76,7 +76,9 @@ public struct APNsPayload: Sendable, Hashable {
     /// example to download attachments, before it is shown.
     public var mutableContent: Bool
 
-    public init(content: NotificationContent = NotificationContent(), contentAvailable: Bool = false, mutableContent: Bool = false) {
+    public init(
+        content: NotificationContent = NotificationContent(), contentAvailable: Bool = false, mutableContent: Bool = false
+    ) {
         self.content = content
         self.contentAvailable = contentAvailable
         self.mutableContent = mutableContent
