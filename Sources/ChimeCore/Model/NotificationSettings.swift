@@ -1,8 +1,7 @@
 /// What the user lets an app do with notifications: every property of Apple's `UNNotificationSettings`.
 ///
 /// The user's decisions live in the notification center's store; apps read them as a value. Start from
-/// one of the static members, which give what iOS reports in that situation, and change what the user
-/// changed:
+/// one of the static members and change what the user changed:
 ///
 /// ```swift
 /// var settings = NotificationSettings.granted([.alert, .sound, .badge])
@@ -12,18 +11,20 @@
 /// settings.showPreviewsSetting = .whenAuthenticated
 /// ```
 ///
-/// **Derived settings** (`granted(_:)`, `denied(_:)`). A setting whose option the app did not ask for is
-/// `.notSupported`. One it asked for is `.enabled` when authorized and `.disabled` when provisional or
-/// denied. In addition:
+/// **Derived settings** (`granted(_:)`, `denied(_:)`), modelled on what iOS reports after the user's
+/// decision:
 ///
-/// | property | authorized | provisional | denied |
-/// | --- | --- | --- | --- |
-/// | `notificationCenterSetting`, `lockScreenSetting` | as `.alert` | list `.enabled`, lock screen as `.alert` | as `.alert` |
-/// | `alertStyle` | `.banner` if `.alert` was asked, else `.none` | `.none` | `.none` |
-/// | `timeSensitiveSetting` | as `.alert` or `.timeSensitive` (an entitlement since iOS 15, so any app that alerts may) | same | same |
-/// | `scheduledDeliverySetting` | `.disabled` if `.alert` was asked (not in a summary), else `.notSupported` | same | same |
-/// | `directMessagesSetting` | `.notSupported`: Chime has no communication notifications | same | same |
-/// | `showPreviewsSetting` | `.always`, a desktop's usual default | same | same |
+/// - A setting whose option the app did not ask for is `.notSupported`. One it asked for is `.enabled`
+///   when authorized, `.disabled` when provisional or denied.
+/// - `notificationCenterSetting` and `lockScreenSetting` follow `.alert`, except that a provisional app's
+///   notifications do go to the list: its `notificationCenterSetting` is `.enabled`.
+/// - `timeSensitiveSetting` follows `.alert` or `.timeSensitive`: since iOS 15 time-sensitivity is an
+///   entitlement, not a request, so any app that may alert may also break through a focus.
+/// - `alertStyle` is `.banner` for an authorized app that asked for `.alert`, otherwise `.none`.
+/// - `scheduledDeliverySetting` is `.disabled` (not held for a summary) when `.alert` was asked for,
+///   otherwise `.notSupported`;
+///   `directMessagesSetting` is `.notSupported` (Chime has no communication notifications);
+///   `showPreviewsSetting` is `.always`, a desktop's usual default.
 public struct NotificationSettings: Sendable, Hashable {
     public var authorizationStatus: AuthorizationStatus
     public var soundSetting: NotificationSetting
