@@ -13,22 +13,6 @@ public enum AlertStyle: Int, Sendable, Hashable, CaseIterable {
     case banner = 1
     /// A banner that stays until the user acts on it (freedesktop: no expiry timeout).
     case alert = 2
-
-    var name: String {
-        switch self {
-        case .none: "none"
-        case .banner: "banner"
-        case .alert: "alert"
-        }
-    }
 }
 
-extension AlertStyle: Codable {
-    public init(from decoder: any Decoder) throws {
-        self = try NamedCaseCoding.decode(from: decoder, name: \.name)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        try NamedCaseCoding.encode(name, to: encoder)
-    }
-}
+extension AlertStyle: NamedCaseCodable {}

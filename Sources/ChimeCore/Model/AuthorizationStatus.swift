@@ -26,24 +26,6 @@ public enum AuthorizationStatus: Int, Sendable, Hashable, CaseIterable {
         case .notDetermined, .denied: false
         }
     }
-
-    var name: String {
-        switch self {
-        case .notDetermined: "notDetermined"
-        case .denied: "denied"
-        case .authorized: "authorized"
-        case .provisional: "provisional"
-        case .ephemeral: "ephemeral"
-        }
-    }
 }
 
-extension AuthorizationStatus: Codable {
-    public init(from decoder: any Decoder) throws {
-        self = try NamedCaseCoding.decode(from: decoder, name: \.name)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        try NamedCaseCoding.encode(name, to: encoder)
-    }
-}
+extension AuthorizationStatus: NamedCaseCodable {}

@@ -12,22 +12,6 @@ public enum NotificationSetting: Int, Sendable, Hashable, CaseIterable {
     case disabled = 1
     /// The user allows it.
     case enabled = 2
-
-    var name: String {
-        switch self {
-        case .notSupported: "notSupported"
-        case .disabled: "disabled"
-        case .enabled: "enabled"
-        }
-    }
 }
 
-extension NotificationSetting: Codable {
-    public init(from decoder: any Decoder) throws {
-        self = try NamedCaseCoding.decode(from: decoder, name: \.name)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        try NamedCaseCoding.encode(name, to: encoder)
-    }
-}
+extension NotificationSetting: NamedCaseCodable {}

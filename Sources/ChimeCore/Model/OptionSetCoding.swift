@@ -36,25 +36,31 @@ enum OptionSetCoding {
 
 /// The JSON shape of Chime's Apple-numbered enums: the case name (`"notDetermined"`), as
 /// `InterruptionLevel` does with its APNs name. Decoding also accepts Apple's raw value (`0`).
-enum NamedCaseCoding {
-    static func encode(_ name: String, to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(name)
-    }
+///
+/// Conforming is all an enum does: `extension AlertStyle: NamedCaseCodable {}`.
+protocol NamedCaseCodable: Codable, CaseIterable, RawRepresentable where RawValue == Int {}
 
-    static func decode<Value: CaseIterable & RawRepresentable>(
-        from decoder: any Decoder, name: (Value) -> String
-    ) throws -> Value where Value.RawValue == Int {
+extension NamedCaseCodable {
+    /// The case's name as written in Swift, which is what JSON shows.
+    var caseName: String { String(describing: self) }
+
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {
-            guard let value = Value.allCases.first(where: { name($0) == text }) else {
+            guard let value = Self.allCases.first(where: { $0.caseName == text }) else {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown case name")
             }
-            return value
+            self = value
+            return
         }
-        guard let value = Value(rawValue: try container.decode(Int.self)) else {
+        guard let value = Self(rawValue: try container.decode(Int.self)) else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown raw value")
         }
-        return value
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(caseName)
     }
 }

@@ -25,22 +25,6 @@ public enum ShowPreviewsSetting: Int, Sendable, Hashable, CaseIterable {
         case .never: false
         }
     }
-
-    var name: String {
-        switch self {
-        case .always: "always"
-        case .whenAuthenticated: "whenAuthenticated"
-        case .never: "never"
-        }
-    }
 }
 
-extension ShowPreviewsSetting: Codable {
-    public init(from decoder: any Decoder) throws {
-        self = try NamedCaseCoding.decode(from: decoder, name: \.name)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        try NamedCaseCoding.encode(name, to: encoder)
-    }
-}
+extension ShowPreviewsSetting: NamedCaseCodable {}
