@@ -28,8 +28,9 @@ public final class ManualClock: NotificationClock {
         var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
         var cancelledBeforeRegistration: Set<UInt64> = []
-        /// Deadlines announced by `sleep(until:)` that no `nextSleep()` has taken yet, oldest first.
-        var announced: [Date] = []
+        /// Deadlines announced by `sleep(until:)` that no `nextSleep()` has taken yet, oldest first, with
+        /// the sleeper that announced each (a cancelled sleeper withdraws its announcement).
+        var announced: [(id: UInt64, deadline: Date)] = []
         var announcementWaiters: [CheckedContinuation<Date, Never>] = []
     }
 
@@ -57,7 +58,7 @@ public final class ManualClock: NotificationClock {
                     }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                     if state.announcementWaiters.isEmpty {
-                        state.announced.append(deadline)
+                        state.announced.append((id, deadline))
                         return nil
                     }
                     let waiter = state.announcementWaiters.removeFirst()
@@ -67,6 +68,7 @@ public final class ManualClock: NotificationClock {
             }
         } onCancel: {
             let sleeper = state.withLock { state -> Sleeper? in
+                state.announced.removeAll { $0.id == id }
                 guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
                     state.cancelledBeforeRegistration.insert(id)
                     return nil
@@ -86,10 +88,27 @@ public final class ManualClock: NotificationClock {
                     state.announcementWaiters.append(continuation)
                     return nil
                 }
-                return state.announced.removeFirst()
+                return state.announced.removeFirst().deadline
             }
             if let deadline { continuation.resume(returning: deadline) }
         }
+    }
+
+    /// The earliest deadline a task is sleeping until now, or — when none sleeps — the first one a task
+    /// sleeps until next. Takes the announcements of the sleepers it saw, so `nextSleep()` does not
+    /// return them later.
+    ///
+    /// Use it to follow one task that sleeps again after each wake-up (a scheduler): it returns at once
+    /// while the task sleeps, and waits while the task is busy.
+    public func nextWakeUp() async -> Date {
+        let sleeping = state.withLock { state -> Date? in
+            guard let earliest = state.sleepers.min(by: { $0.deadline < $1.deadline }) else { return nil }
+            let ids = Set(state.sleepers.map(\.id))
+            state.announced.removeAll { ids.contains($0.id) }
+            return earliest.deadline
+        }
+        if let sleeping { return sleeping }
+        return await nextSleep()
     }
 
     /// Moves time forward to `date` and wakes every sleeper whose deadline has come.
@@ -99,7 +118,7 @@ public final class ManualClock: NotificationClock {
             state.now = date
             let due = state.sleepers.filter { $0.deadline <= date }
             state.sleepers.removeAll { $0.deadline <= date }
-            state.announced.removeAll { $0 <= date }
+            state.announced.removeAll { $0.deadline <= date }
             return due
         }
         for sleeper in due {

@@ -52,6 +52,12 @@ public struct ChimeError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidRegion = Code(rawValue: 10_008)
         /// A strings table (`Localizable.strings`) is not valid text in the `.strings` format.
         public static let invalidStringsTable = Code(rawValue: 10_009)
+        /// No delivered notification (or pending request) has that identifier.
+        public static let notificationNotFound = Code(rawValue: 10_010)
+        /// The notification does not offer that action (not in its category or its own actions).
+        public static let actionNotAvailable = Code(rawValue: 10_011)
+        /// The action requires an unlocked session, and the session is locked.
+        public static let sessionLocked = Code(rawValue: 10_012)
 
         public var description: String {
             switch self {
@@ -76,6 +82,9 @@ public struct ChimeError: Error, Sendable, Hashable, CustomStringConvertible {
             case .payloadTooLarge: "payloadTooLarge"
             case .invalidRegion: "invalidRegion"
             case .invalidStringsTable: "invalidStringsTable"
+            case .notificationNotFound: "notificationNotFound"
+            case .actionNotAvailable: "actionNotAvailable"
+            case .sessionLocked: "sessionLocked"
             default: "code \(rawValue)"
             }
         }

@@ -44,8 +44,8 @@ public actor InMemoryNotificationStore: NotificationStore {
         }
     }
 
-    public func pendingRequest(_ key: RequestKey) -> PendingRequest? {
-        pending[key]
+    public func pendingRequests(_ keys: [RequestKey]) -> [PendingRequest] {
+        keys.compactMap { pending[$0] }
     }
 
     public func removePending(appIdentifier: String, identifiers: [String]?) -> [RequestKey] {
@@ -109,6 +109,10 @@ public actor InMemoryNotificationStore: NotificationStore {
 
     public func deliveredNotification(appIdentifier: String, identifier: String) -> DeliveredNotification? {
         delivered[appIdentifier]?.first { $0.identifier == identifier }
+    }
+
+    public func deliveredCount(appIdentifier: String, threadIdentifier: String) -> Int {
+        (delivered[appIdentifier] ?? []).count { $0.request.content.threadIdentifier == threadIdentifier }
     }
 
     public func updateDelivered(appIdentifier: String, _ notification: DeliveredNotification) {

@@ -31,7 +31,8 @@ public protocol NotificationStore: Sendable {
     /// The app's pending requests, ordered by next fire date (requests that never fire by themselves last),
     /// then identifier.
     func pendingRequests(appIdentifier: String) async throws -> [PendingRequest]
-    func pendingRequest(_ key: RequestKey) async throws -> PendingRequest?
+    /// The pending requests with these keys that exist, in no particular order.
+    func pendingRequests(_ keys: [RequestKey]) async throws -> [PendingRequest]
     /// Removes the app's pending requests with these identifiers, or all of them when `nil`; returns the
     /// keys removed.
     @discardableResult
@@ -51,6 +52,9 @@ public protocol NotificationStore: Sendable {
     /// The app's delivered notifications, newest first.
     func deliveredNotifications(appIdentifier: String) async throws -> [DeliveredNotification]
     func deliveredNotification(appIdentifier: String, identifier: String) async throws -> DeliveredNotification?
+    /// How many of the app's delivered notifications share this thread identifier (empty: the app's
+    /// default group), answered from an index.
+    func deliveredCount(appIdentifier: String, threadIdentifier: String) async throws -> Int
     /// Replaces a delivered notification (new actions, for example); does nothing if it was removed.
     func updateDelivered(appIdentifier: String, _ notification: DeliveredNotification) async throws
     /// Removes the app's delivered notifications with these identifiers, or all when `nil`; returns the

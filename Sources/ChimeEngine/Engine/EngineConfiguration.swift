@@ -1,0 +1,19 @@
+public import Foundation
+
+/// The engine's tunables, with defaults that suit a desktop.
+public struct EngineConfiguration: Sendable {
+    /// A fire delivered more than this many seconds after its date counts as missed (the process or the
+    /// machine was down) and follows the request's misfire policy. Shorter delays are ordinary latency.
+    public var misfireTolerance: TimeInterval = 60
+    /// How long an app's response handler may take before the engine logs that it never completed.
+    public var responseHandlerTimeout: TimeInterval = 30
+    /// Where attachments are moved when a request is added (one folder per app and request). `nil`
+    /// leaves them where they are, which only tests should do.
+    public var attachmentsDirectory: URL?
+    /// How far ahead the scheduler keeps fires in memory; the rest stays in the store.
+    public var schedulingWindow: TimeInterval = 600
+    /// The most fires the scheduler loads from the store at once.
+    public var schedulingPageSize = 1000
+
+    public init() {}
+}

@@ -1,0 +1,144 @@
+import ChimeCore
+import Foundation
+
+extension NotificationEngine {
+    func appRecord(_ appIdentifier: String) async throws -> AppRecord {
+        try await store.app(appIdentifier) ?? AppRecord(appIdentifier: appIdentifier)
+    }
+
+    // MARK: Authorization and settings
+
+    /// Asks the user, once, whether the app may notify with `options`; later calls answer from the stored
+    /// decision. `.provisional` is granted at once without asking, as on iOS, and a provisional app that
+    /// asks again without it is asked for real.
+    func requestAuthorization(appIdentifier: String, options: AuthorizationOptions) async throws -> Bool {
+        var record = try await appRecord(appIdentifier)
+        let status = record.settings.authorizationStatus
+        let mustAsk = status == .notDetermined || (status == .provisional && !options.contains(.provisional))
+        guard mustAsk else { return status.allowsDelivery }
+
+        let allowed: Bool
+        if options.contains(.provisional) {
+            allowed = true
+        } else {
+            allowed = await authorization.decide(appIdentifier: appIdentifier, options: options)
+        }
+        // The answer may have been given elsewhere while the user looked at the prompt; the first wins.
+        record = try await appRecord(appIdentifier)
+        guard record.settings.authorizationStatus == status else { return record.settings.authorizationStatus.allowsDelivery }
+        record.requestedOptions = options
+        record.settings = allowed ? .granted(options) : .denied(options)
+        try await store.saveApp(record)
+        return allowed
+    }
+
+    func settings(appIdentifier: String) async throws -> NotificationSettings {
+        try await appRecord(appIdentifier).settings
+    }
+
+    /// The user changed the app's settings (from the CLI, the web center, a prompt).
+    func updateSettings(appIdentifier: String, _ settings: NotificationSettings) async throws {
+        var record = try await appRecord(appIdentifier)
+        record.settings = settings
+        try await store.saveApp(record)
+    }
+
+    // MARK: Categories and badge
+
+    func setCategories(appIdentifier: String, _ categories: [NotificationCategory]) async throws {
+        var record = try await appRecord(appIdentifier)
+        var seen: Set<String> = []
+        // Registering a set: one category per identifier, the last given wins, as with Apple's Set.
+        record.categories = categories.reversed().filter { seen.insert($0.identifier).inserted }.reversed()
+        try await store.saveApp(record)
+    }
+
+    func categories(appIdentifier: String) async throws -> [NotificationCategory] {
+        try await appRecord(appIdentifier).categories
+    }
+
+    func setBadgeCount(appIdentifier: String, _ count: Int) async throws {
+        guard count >= 0 else {
+            throw ChimeError(.badgeInputInvalid, field: "badge", "the badge count must be 0 or more")
+        }
+        var record = try await appRecord(appIdentifier)
+        record.badgeCount = count
+        try await store.saveApp(record)
+        await presenter.updateBadge(appIdentifier: appIdentifier, count: count)
+    }
+
+    // MARK: Pending requests
+
+    /// Validates the request, moves its attachments into the store, and schedules it, replacing a pending
+    /// request with the same identifier. Returns once the request is durable.
+    func add(appIdentifier: String, _ request: NotificationRequest) async throws {
+        try request.validateForScheduling()
+        let record = try await appRecord(appIdentifier)
+        guard record.settings.authorizationStatus != .denied else {
+            throw ChimeError(.notificationsNotAllowed, field: "authorization", "the user has not allowed this app's notifications")
+        }
+        let original = request.content.attachments
+        var stored = request
+        if let vault, !original.isEmpty {
+            var content = request.content
+            content.attachments = try vault.moveIn(original, appIdentifier: appIdentifier, requestIdentifier: request.identifier)
+            stored = try NotificationRequest(
+                identifier: request.identifier, content: content, trigger: request.trigger, misfirePolicy: request.misfirePolicy)
+        }
+        let now = clock.now
+        let pending = PendingRequest(appIdentifier: appIdentifier, request: stored, addedDate: now, nextFireDate: firstFireDate(of: request, now: now))
+        do {
+            try await store.addPending([pending])
+        } catch {
+            if let vault { vault.moveBack(stored.content.attachments, to: original) }
+            throw error
+        }
+        if let date = pending.nextFireDate {
+            schedule(ScheduledFire(date: date, key: pending.key))
+        }
+    }
+
+    func pendingRequests(appIdentifier: String) async throws -> [NotificationRequest] {
+        try await store.pendingRequests(appIdentifier: appIdentifier).map(\.request)
+    }
+
+    func removePending(appIdentifier: String, identifiers: [String]?) async throws {
+        let removed = try await store.removePending(appIdentifier: appIdentifier, identifiers: identifiers)
+        for key in removed {
+            timeline.didRemove(key)
+        }
+        try await removeAttachmentsNoLongerUsed(appIdentifier: appIdentifier, identifiers: removed.map(\.requestIdentifier))
+    }
+
+    // MARK: Delivered notifications
+
+    func deliveredNotifications(appIdentifier: String) async throws -> [DeliveredNotification] {
+        try await store.deliveredNotifications(appIdentifier: appIdentifier)
+    }
+
+    func removeDelivered(appIdentifier: String, identifiers: [String]?) async throws {
+        let removed = try await store.removeDelivered(appIdentifier: appIdentifier, identifiers: identifiers)
+        guard !removed.isEmpty else { return }
+        await presenter.withdraw(appIdentifier: appIdentifier, identifiers: removed)
+        try await removeAttachmentsNoLongerUsed(appIdentifier: appIdentifier, identifiers: removed)
+    }
+
+    func missedFires(appIdentifier: String) async throws -> [MissedFire] {
+        try await store.missedFires(appIdentifier: appIdentifier)
+    }
+
+    func clearMissedFires(appIdentifier: String) async throws {
+        try await store.clearMissedFires(appIdentifier: appIdentifier)
+    }
+
+    /// Deletes the attachment folders of requests that are neither pending nor delivered any more.
+    private func removeAttachmentsNoLongerUsed(appIdentifier: String, identifiers: [String]) async throws {
+        guard let vault else { return }
+        let stillPending = Set(try await store.pendingRequests(identifiers.map { RequestKey(appIdentifier: appIdentifier, requestIdentifier: $0) }).map(\.request.identifier))
+        for identifier in identifiers where !stillPending.contains(identifier) {
+            if try await store.deliveredNotification(appIdentifier: appIdentifier, identifier: identifier) == nil {
+                vault.removeFolder(appIdentifier: appIdentifier, requestIdentifier: identifier)
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+public import ChimeCore
+public import Foundation
+
+/// The notification system for every app of one store: what iOS's notification service does.
+///
+/// It keeps authorization, settings, categories, pending requests and delivered notifications in its
+/// `NotificationStore`; fires requests on time with one scheduler over all apps, driven by the injected
+/// `NotificationClock`; decides how each notification is presented and hands it to the
+/// `NotificationPresenter`; and routes the user's responses to the app's delegate.
+///
+/// Apps talk to it through `center(for:)`, one `AppNotificationCenter` per app identifier.
+///
+/// ```swift
+/// let engine = NotificationEngine(store: store, clock: SystemClock(), presenter: presenter)
+/// await engine.start()
+/// let center = await engine.center(for: "com.example.alarm")
+/// try await center.add(request)
+/// ```
+///
+/// An actor: every method may be called from any task. The scheduler runs in its own task between
+/// `start()` and `stop()`.
+public actor NotificationEngine {
+    let store: any NotificationStore
+    let clock: any NotificationClock
+    let presenter: any NotificationPresenter
+    let authorization: any AuthorizationResolver
+    let log: any EngineLog
+    let configuration: EngineConfiguration
+    let vault: AttachmentVault?
+
+    var timeline: SchedulerTimeline
+    /// The user's situation now: focus, lock state, languages.
+    public private(set) var environment: UserEnvironment
+    /// The user's time zone now; calendar triggers without a zone float with it.
+    public private(set) var timeZone: TimeZone
+    /// Apps in the foreground, with the delegate that chooses how their notifications are presented.
+    var foregroundDelegates: [String: WeakDelegate] = [:]
+    /// Apps that attached a delegate (foreground or not) to receive responses.
+    var delegates: [String: WeakDelegate] = [:]
+    var localizers: [String: NotificationLocalizer] = [:]
+
+    var driver: Task<Void, Never>?
+    var sleeper: Task<Void, any Error>?
+    /// Set while the driver waits for a page from the store; adds in that time are replayed afterwards,
+    /// because the page may have been read before they were written.
+    var isLoading = false
+    var addedWhileLoading: [ScheduledFire] = []
+    /// Responses handed to apps whose handlers have not returned yet, by token.
+    var unfinishedResponses: [UUID: (appIdentifier: String, notificationIdentifier: String, started: Date)] = [:]
+
+    public init(
+        store: any NotificationStore,
+        clock: any NotificationClock,
+        presenter: any NotificationPresenter,
+        authorization: any AuthorizationResolver = FixedAuthorization.allowAll,
+        environment: UserEnvironment = UserEnvironment(),
+        timeZone: TimeZone = .current,
+        log: any EngineLog = StandardErrorLog(),
+        configuration: EngineConfiguration = EngineConfiguration()
+    ) {
+        self.store = store
+        self.clock = clock
+        self.presenter = presenter
+        self.authorization = authorization
+        self.environment = environment
+        self.timeZone = timeZone
+        self.log = log
+        self.configuration = configuration
+        vault = configuration.attachmentsDirectory.map(AttachmentVault.init(directory:))
+        timeline = SchedulerTimeline(window: configuration.schedulingWindow, pageSize: configuration.schedulingPageSize)
+    }
+
+    /// The notification center of one app.
+    public nonisolated func center(for appIdentifier: String) -> AppNotificationCenter {
+        AppNotificationCenter(appIdentifier: appIdentifier, engine: self)
+    }
+
+    /// Starts the scheduler. Fires whose dates passed while nothing ran are handled first, by each
+    /// request's misfire policy.
+    public func start() {
+        guard driver == nil else { return }
+        driver = Task { await self.runScheduler() }
+    }
+
+    /// Stops the scheduler and waits for it; state already recorded stays in the store.
+    public func stop() async {
+        let running = driver
+        driver = nil
+        running?.cancel()
+        sleeper?.cancel()
+        await running?.value
+    }
+
+    /// Changes what the engine knows of the user's situation (focus, lock state, languages); it applies
+    /// to the next presentation and response.
+    public func updateEnvironment(_ environment: UserEnvironment) {
+        self.environment = environment
+    }
+
+    /// The user's time zone changed: calendar triggers that float with it get new fire dates.
+    public func updateTimeZone(_ timeZone: TimeZone) async throws {
+        guard timeZone.identifier != self.timeZone.identifier else { return }
+        self.timeZone = timeZone
+        try await refloatCalendarTriggers()
+    }
+
+    /// The strings tables an app's localized texts resolve from.
+    public func setLocalizer(_ localizer: NotificationLocalizer, for appIdentifier: String) {
+        localizers[appIdentifier] = localizer
+    }
+
+    /// Attaches an app's delegate: it receives responses, and while `isForeground` it chooses how the
+    /// app's notifications are presented. The engine holds it weakly, as iOS does.
+    public func setDelegate(_ delegate: (any NotificationCenterDelegate)?, for appIdentifier: String, isForeground: Bool = true) {
+        delegates[appIdentifier] = delegate.map(WeakDelegate.init)
+        foregroundDelegates[appIdentifier] = isForeground ? delegate.map(WeakDelegate.init) : nil
+    }
+
+    func wakeScheduler() {
+        sleeper?.cancel()
+    }
+}
+
+/// Holds a delegate without keeping it alive.
+struct WeakDelegate: Sendable {
+    weak var delegate: (any NotificationCenterDelegate)?
+
+    init(_ delegate: any NotificationCenterDelegate) {
+        self.delegate = delegate
+    }
+}

@@ -1,0 +1,113 @@
+public import ChimeCore
+public import ChimeEngine
+import Synchronization
+
+/// A person using the notifications, for tests: answers authorization prompts, opens and dismisses
+/// notifications, taps their buttons and types replies.
+///
+/// Give it to the engine as its `AuthorizationResolver`, then act through an app's center:
+///
+/// ```swift
+/// let user = SimulatedUser(answersAuthorization: true)
+/// let engine = NotificationEngine(store: store, clock: clock, presenter: presenter, authorization: user)
+/// let center = engine.center(for: "com.example.photos")
+/// let outcome = try await user.tap("ACTION_LIKE", on: "photo-1", in: center)
+/// ```
+///
+/// Without a standing answer, an authorization prompt waits until the test answers it:
+/// `let prompt = await user.nextAuthorizationPrompt(); user.answer(allow: false)`.
+public final class SimulatedUser: AuthorizationResolver {
+    /// A question the user was asked.
+    public struct AuthorizationPrompt: Sendable, Hashable {
+        public var appIdentifier: String
+        public var options: AuthorizationOptions
+    }
+
+    private struct State {
+        var standingAnswer: Bool?
+        var prompts: [AuthorizationPrompt] = []
+        var unreadPrompts = 0
+        var promptWaiters: [CheckedContinuation<AuthorizationPrompt, Never>] = []
+        var openPrompts: [CheckedContinuation<Bool, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    /// - Parameter answersAuthorization: how the user answers every prompt; `nil` makes each prompt wait
+    ///   for `answer(allow:)`.
+    public init(answersAuthorization: Bool? = nil) {
+        state = Mutex(State(standingAnswer: answersAuthorization))
+    }
+
+    // MARK: Authorization
+
+    public func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool {
+        let prompt = AuthorizationPrompt(appIdentifier: appIdentifier, options: options)
+        return await withCheckedContinuation { (answer: CheckedContinuation<Bool, Never>) in
+            let (standing, waiter) = state.withLock { state -> (Bool?, CheckedContinuation<AuthorizationPrompt, Never>?) in
+                state.prompts.append(prompt)
+                if let standing = state.standingAnswer { return (standing, nil) }
+                state.openPrompts.append(answer)
+                if state.promptWaiters.isEmpty {
+                    state.unreadPrompts += 1
+                    return (nil, nil)
+                }
+                return (nil, state.promptWaiters.removeFirst())
+            }
+            waiter?.resume(returning: prompt)
+            if let standing { answer.resume(returning: standing) }
+        }
+    }
+
+    /// Waits until the user is asked, and returns the question.
+    public func nextAuthorizationPrompt() async -> AuthorizationPrompt {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> AuthorizationPrompt? in
+                guard state.unreadPrompts > 0 else {
+                    state.promptWaiters.append(continuation)
+                    return nil
+                }
+                state.unreadPrompts -= 1
+                return state.prompts[state.prompts.count - state.unreadPrompts - 1]
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// Answers the oldest open prompt.
+    public func answer(allow: Bool) {
+        let prompt = state.withLock { state in state.openPrompts.isEmpty ? nil : state.openPrompts.removeFirst() }
+        precondition(prompt != nil, "no authorization prompt is open")
+        prompt?.resume(returning: allow)
+    }
+
+    /// Every prompt the user has seen, oldest first.
+    public var authorizationPrompts: [AuthorizationPrompt] { state.withLock { $0.prompts } }
+
+    // MARK: Acting on notifications
+
+    /// Opens the notification (the default action).
+    @discardableResult
+    public func open(_ notificationIdentifier: String, in center: AppNotificationCenter) async throws -> ResponseOutcome {
+        try await center.engine.respond(appIdentifier: center.appIdentifier, notificationIdentifier: notificationIdentifier, action: .open)
+    }
+
+    /// Closes the notification explicitly.
+    @discardableResult
+    public func dismiss(_ notificationIdentifier: String, in center: AppNotificationCenter) async throws -> ResponseOutcome {
+        try await center.engine.respond(appIdentifier: center.appIdentifier, notificationIdentifier: notificationIdentifier, action: .dismiss)
+    }
+
+    /// Taps one of the notification's buttons.
+    @discardableResult
+    public func tap(_ actionIdentifier: String, on notificationIdentifier: String, in center: AppNotificationCenter) async throws -> ResponseOutcome {
+        try await center.engine.respond(appIdentifier: center.appIdentifier, notificationIdentifier: notificationIdentifier, action: .action(actionIdentifier))
+    }
+
+    /// Types `text` into a text-input button and sends it.
+    @discardableResult
+    public func reply(_ text: String, with actionIdentifier: String, on notificationIdentifier: String, in center: AppNotificationCenter) async throws -> ResponseOutcome {
+        try await center.engine.respond(
+            appIdentifier: center.appIdentifier, notificationIdentifier: notificationIdentifier, action: .reply(action: actionIdentifier, text: text))
+    }
+}

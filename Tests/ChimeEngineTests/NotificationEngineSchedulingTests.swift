@@ -1,0 +1,148 @@
+import ChimeCore
+import ChimeEngine
+import ChimeTesting
+import Foundation
+import Testing
+
+@Suite("Engine: scheduling and delivery")
+struct NotificationEngineSchedulingTests {
+    @Test func aRequestFiresAtItsDateAndIsPresentedAndListedAsDelivered() async throws {
+        let h = try await EngineHarness().started()
+        try await h.center.add(h.request("tea", title: "Tea is ready", trigger: h.after(300)))
+        #expect(try await h.center.pendingNotificationRequests().map(\.identifier) == ["tea"])
+
+        await h.run(until: EngineHarness.start.addingTimeInterval(300))
+        let shown = await h.presenter.nextPresentation()
+        #expect(shown.notificationIdentifier == "tea")
+        #expect(shown.title == "Tea is ready")
+        #expect(shown.destinations.contains(.banner))
+        #expect(try await h.center.pendingNotificationRequests().isEmpty)
+        let delivered = try await h.center.deliveredNotifications()
+        #expect(delivered.map(\.identifier) == ["tea"])
+        #expect(delivered.first?.date == EngineHarness.start.addingTimeInterval(300))
+        #expect(delivered.first?.isLate == false)
+    }
+
+    @Test func aRequestWithoutTriggerIsDeliveredAtOnce() async throws {
+        let h = try await EngineHarness().started()
+        try await h.center.add(h.request("now"))
+        let shown = await h.presenter.nextPresentation()
+        #expect(shown.notificationIdentifier == "now")
+        #expect(shown.date == EngineHarness.start)
+    }
+
+    @Test func theSameIdentifierReplacesThePendingRequest() async throws {
+        let h = try await EngineHarness().started()
+        try await h.center.add(h.request("alarm", title: "First", trigger: h.after(60)))
+        try await h.center.add(h.request("alarm", title: "Second", trigger: h.after(120)))
+        #expect(try await h.center.pendingNotificationRequests().map(\.content.title) == ["Second"])
+
+        await h.run(until: EngineHarness.start.addingTimeInterval(120))
+        #expect(await h.presenter.nextPresentation().title == "Second")
+        #expect(h.presenter.presentations.count == 1)  // nothing fired at 60 s
+    }
+
+    @Test func aRemovedRequestNeverFires() async throws {
+        let h = try await EngineHarness().started()
+        try await h.center.add(h.request("gone", trigger: h.after(60)))
+        try await h.center.add(h.request("kept", trigger: h.after(90)))
+        try await h.center.removePendingNotificationRequests(withIdentifiers: ["gone"])
+        await h.run(until: EngineHarness.start.addingTimeInterval(90))
+        #expect(await h.presenter.nextPresentation().notificationIdentifier == "kept")
+        #expect(h.presenter.presentations.map(\.notificationIdentifier) == ["kept"])
+    }
+
+    @Test func aRepeatingIntervalFiresEveryIntervalFromItsAnchor() async throws {
+        let h = try await EngineHarness().started()
+        try await h.center.add(h.request("stretch", trigger: h.after(3600, repeats: true)))
+        for hour in 1...3 {
+            await h.run(until: EngineHarness.start.addingTimeInterval(Double(hour) * 3600))
+            #expect(await h.presenter.nextPresentation().date == EngineHarness.start.addingTimeInterval(Double(hour) * 3600))
+        }
+        // Still pending, and delivered once: each delivery replaced the one before.
+        #expect(try await h.center.pendingNotificationRequests().count == 1)
+        #expect(try await h.center.deliveredNotifications().count == 1)
+    }
+
+    @Test func aDailyCalendarTriggerFiresAtTheWallClockTimeOfTheUsersZone() async throws {
+        let h = try await EngineHarness(timeZone: TimeZone(identifier: "Asia/Seoul")!).started()
+        let alarm = try CalendarTrigger(dateMatching: DateComponents(hour: 7, minute: 30), repeats: true)
+        try await h.center.add(h.request("alarm", trigger: .calendar(alarm)))
+        // 2025-12-01T07:30:00+09:00 is 2025-11-30T22:30:00Z, already past at the start; next is Dec 2 07:30+09.
+        let firstFire = Date(timeIntervalSince1970: 1_764_628_200)
+        await h.run(until: firstFire)
+        #expect(await h.presenter.nextPresentation().date == firstFire)
+        await h.run(until: firstFire.addingTimeInterval(86_400))
+        #expect(await h.presenter.nextPresentation().date == firstFire.addingTimeInterval(86_400))
+    }
+
+    @Test func aTimeZoneChangeMovesFloatingCalendarTriggers() async throws {
+        let h = try await EngineHarness(timeZone: TimeZone(identifier: "Asia/Seoul")!).started()
+        let alarm = try CalendarTrigger(dateMatching: DateComponents(hour: 7, minute: 30), repeats: true)
+        try await h.center.add(h.request("alarm", trigger: .calendar(alarm)))
+        // The user flies to New York: 07:30 there is 2025-12-01T12:30:00Z.
+        try await h.engine.updateTimeZone(TimeZone(identifier: "America/New_York")!)
+        let newYorkFire = Date(timeIntervalSince1970: 1_764_592_200)
+        await h.run(until: newYorkFire)
+        #expect(await h.presenter.nextPresentation().date == newYorkFire)
+    }
+
+    @Test func aDeliveredBadgeBecomesTheAppsBadge() async throws {
+        let h = try await EngineHarness().started()
+        var content = NotificationContent(title: "Mail")
+        content.badge = 3
+        try await h.center.add(NotificationRequest(identifier: "mail", content: content, trigger: nil))
+        #expect(await h.presenter.nextPresentation().badge == 3)
+        #expect(try await h.store.app("com.example.app")?.badgeCount == 3)
+        try await h.center.setBadgeCount(0)
+        #expect(h.presenter.badges["com.example.app"] == 0)
+        await #expect(throws: ChimeError.self) { try await h.center.setBadgeCount(-1) }
+    }
+
+    @Test func localizedTextIsResolvedAtDeliveryInTheLanguageOfThatMoment() async throws {
+        let h = try await EngineHarness().started()
+        await h.engine.setLocalizer(NotificationLocalizer(tables: [
+            "en": StringsTable(entries: ["TEA": "Your %@ is ready"]),
+            "ko": StringsTable(entries: ["TEA": "%@ 준비 완료"]),
+        ]), for: "com.example.app")
+        await h.engine.updateEnvironment(UserEnvironment(preferredLanguages: ["en"]))
+        try await h.center.add(h.request("tea", body: .localized(key: "TEA", arguments: ["녹차"]), trigger: h.after(60)))
+        await h.engine.updateEnvironment(UserEnvironment(preferredLanguages: ["ko-KR"]))  // changed before the fire
+        await h.run(until: EngineHarness.start.addingTimeInterval(60))
+        #expect(await h.presenter.nextPresentation().body == "녹차 준비 완료")
+    }
+
+    @Test func theForegroundAppChoosesHowItsNotificationsArePresented() async throws {
+        let h = try await EngineHarness().started()
+        let app = ForegroundApp(options: [.list, .sound])
+        await h.center.setDelegate(app)
+        try await h.center.add(h.request("chat"))
+        let shown = await h.presenter.nextPresentation()
+        #expect(!shown.destinations.contains(.banner))
+        #expect(shown.destinations.contains(.list))
+        #expect(app.presented == ["chat"])
+    }
+}
+
+/// An app in the foreground that answers `willPresent` with fixed options and records what it saw.
+final class ForegroundApp: NotificationCenterDelegate, @unchecked Sendable {
+    // @unchecked: the arrays are only touched from the engine's calls, which the tests await one at a time.
+    let options: PresentationOptions
+    var presented: [String] = []
+    var responses: [NotificationResponse] = []
+    var disposition: ResponseDisposition = .standard
+
+    init(options: PresentationOptions = [.banner, .list, .sound]) {
+        self.options = options
+    }
+
+    func willPresent(_ notification: DeliveredNotification) async -> PresentationOptions {
+        presented.append(notification.identifier)
+        return options
+    }
+
+    func didReceive(_ response: NotificationResponse) async -> ResponseDisposition {
+        responses.append(response)
+        return disposition
+    }
+}
