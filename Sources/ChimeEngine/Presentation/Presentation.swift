@@ -54,7 +54,7 @@ public struct Presentation: Sendable, Hashable {
 
     /// The level the notification was presented at, after the user's permissions: a critical alert
     /// without the critical-alert permission is `.timeSensitive`, a time-sensitive one the user turned off
-    /// is `.active`.
+    /// is `.active`. (A provisional app's notifications are delivered quietly whatever their level.)
     public var interruptionLevel: InterruptionLevel
     /// Whether a focus was on and the notification alerted anyway (a critical alert, or a time-sensitive
     /// one the focus allows).

@@ -8,12 +8,15 @@ public import ChimeCore
 /// thread.
 ///
 /// ```swift
+/// // Right after recording `delivered`, so the thread's count includes it.
+/// let thread = delivered.request.content.threadIdentifier
+/// let threadCount = try await store.deliveredNotifications(appIdentifier: record.appIdentifier)
+///     .count(where: { $0.request.content.threadIdentifier == thread })
 /// let context = PresentationContext(
 ///     notification: delivered, app: record,
 ///     environment: UserEnvironment(isLocked: session.isLocked, preferredLanguages: ["ko-KR"]),
-///     foregroundOptions: appIsFrontmost ? delegate.willPresent(delivered) : nil,
-///     threadCount: store.deliveredCount(app: record.appIdentifier, thread: content.threadIdentifier),
-///     localizer: localizer(for: record.appIdentifier))
+///     foregroundOptions: nil,  // or the foreground app's willPresent answer
+///     threadCount: threadCount, localizer: localizer)
 /// let presentation = PresentationPolicy().presentation(for: context)
 /// ```
 public struct PresentationContext: Sendable {
