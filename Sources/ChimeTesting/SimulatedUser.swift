@@ -21,6 +21,11 @@ public final class SimulatedUser: AuthorizationResolver {
     public struct AuthorizationPrompt: Sendable, Hashable {
         public var appIdentifier: String
         public var options: AuthorizationOptions
+
+        public init(appIdentifier: String, options: AuthorizationOptions) {
+            self.appIdentifier = appIdentifier
+            self.options = options
+        }
     }
 
     private struct State {

@@ -8,7 +8,7 @@ import Foundation
 struct EngineHarness {
     static let start = Date(timeIntervalSince1970: 1_764_547_200)  // 2025-12-01T00:00:00Z
 
-    let clock = ManualClock(now: EngineHarness.start)
+    let clock: ManualClock
     let presenter = RecordingPresenter()
     let user: SimulatedUser
     let store: any NotificationStore
@@ -17,11 +17,13 @@ struct EngineHarness {
 
     init(
         store: any NotificationStore = InMemoryNotificationStore(),
+        now: Date = EngineHarness.start,
         answersAuthorization: Bool? = true,
         timeZone: TimeZone = TimeZone(identifier: "Asia/Seoul")!,
         configuration: EngineConfiguration = EngineConfiguration()
     ) {
         self.store = store
+        clock = ManualClock(now: now)
         user = SimulatedUser(answersAuthorization: answersAuthorization)
         engine = NotificationEngine(
             store: store, clock: clock, presenter: presenter, authorization: user, timeZone: timeZone, log: SilentLog(),

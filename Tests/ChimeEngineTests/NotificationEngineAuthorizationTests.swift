@@ -1,0 +1,58 @@
+import ChimeCore
+import ChimeEngine
+import ChimeTesting
+import Foundation
+import Testing
+
+@Suite("Engine: authorization")
+struct NotificationEngineAuthorizationTests {
+    @Test func theUserIsAskedOnceAndTheAnswerIsKept() async throws {
+        let h = EngineHarness(answersAuthorization: nil)
+        async let granted = h.center.requestAuthorization(options: [.alert, .sound])
+        let prompt = await h.user.nextAuthorizationPrompt()
+        #expect(prompt == .init(appIdentifier: "com.example.app", options: [.alert, .sound]))
+        h.user.answer(allow: true)
+        #expect(try await granted)
+
+        #expect(try await h.center.requestAuthorization(options: [.alert, .sound]))
+        #expect(h.user.authorizationPrompts.count == 1)
+        let settings = try await h.center.notificationSettings()
+        #expect(settings.authorizationStatus == .authorized)
+        #expect(settings.soundSetting == .enabled)
+        #expect(settings.badgeSetting == .notSupported)
+    }
+
+    @Test func aDeniedAppCannotAddAndNothingIsScheduled() async throws {
+        let h = EngineHarness(answersAuthorization: false)
+        #expect(try await !h.center.requestAuthorization(options: [.alert]))
+        await #expect {
+            try await h.center.add(h.request("nope"))
+        } throws: { ($0 as? ChimeError)?.code == .notificationsNotAllowed }
+        #expect(try await h.center.pendingNotificationRequests().isEmpty)
+        #expect(try await h.center.notificationSettings().authorizationStatus == .denied)
+    }
+
+    @Test func provisionalAuthorizationIsGrantedWithoutAskingAndDeliversQuietly() async throws {
+        let h = EngineHarness(answersAuthorization: nil)
+        #expect(try await h.center.requestAuthorization(options: [.alert, .sound, .provisional]))
+        #expect(h.user.authorizationPrompts.isEmpty)
+        await h.engine.start()
+        var content = NotificationContent(title: "Tip")
+        content.sound = .default
+        try await h.center.add(NotificationRequest(identifier: "tip", content: content, trigger: nil))
+        let shown = await h.presenter.nextPresentation()
+        #expect(shown.destinations == [.list])
+        #expect(shown.sound == nil)
+    }
+
+    @Test func theUsersSettingChangesApplyToTheNextNotification() async throws {
+        let h = try await EngineHarness().started()
+        var settings = try await h.center.notificationSettings()
+        settings.soundSetting = .disabled
+        try await h.center.updateSettings(settings)
+        var content = NotificationContent(title: "Ping")
+        content.sound = .default
+        try await h.center.add(NotificationRequest(identifier: "ping", content: content, trigger: nil))
+        #expect(await h.presenter.nextPresentation().sound == nil)
+    }
+}

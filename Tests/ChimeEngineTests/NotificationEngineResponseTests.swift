@@ -1,0 +1,165 @@
+import ChimeCore
+import ChimeEngine
+import ChimeTesting
+import Foundation
+import Testing
+
+/// The seeds' apps as the engine sees them: like/dislike photo posts, meeting invites with a typed
+/// reason, and the rating content extension.
+@Suite("Engine: responses")
+struct NotificationEngineResponseTests {
+    static func photoCategory() throws -> NotificationCategory {
+        try NotificationCategory(
+            identifier: "CATEGORY_IMAGE_POSTING",
+            actions: [
+                NotificationAction(identifier: "ACTION_LIKE", title: "Like"),
+                NotificationAction(identifier: "ACTION_DISLIKE", title: "Dislike"),
+                NotificationAction(identifier: "ACTION_UNFOLLOW", title: "Unfollow", options: [.destructive, .authenticationRequired]),
+                NotificationAction(identifier: "ACTION_SETTINGS", title: "Settings", options: [.foreground]),
+            ],
+            options: [.customDismissAction, .hiddenPreviewsShowTitle])
+    }
+
+    static func meetingCategory() throws -> NotificationCategory {
+        try NotificationCategory(
+            identifier: "meetingCategory",
+            actions: [
+                NotificationAction(identifier: "accept", title: "Accept"),
+                NotificationAction(identifier: "decline", title: "Decline"),
+                NotificationAction.textInput(
+                    identifier: "declineWithReason", title: "Decline with reason", buttonTitle: "Send", placeholder: "Reason"),
+            ])
+    }
+
+    /// A started engine with the categories registered, an app delegate attached, and one delivered
+    /// notification of `category`.
+    func delivered(in category: String, delegate: ForegroundApp) async throws -> EngineHarness {
+        let h = try await EngineHarness().started()
+        try await h.center.setNotificationCategories([Self.photoCategory(), Self.meetingCategory()])
+        await h.center.setDelegate(delegate, isForeground: false)
+        try await h.center.add(h.request("n1", category: category))
+        _ = await h.presenter.nextPresentation()
+        return h
+    }
+
+    @Test func openingIsTheDefaultActionAndBringsTheAppForward() async throws {
+        let app = ForegroundApp()
+        let h = try await delivered(in: "CATEGORY_IMAGE_POSTING", delegate: app)
+        let outcome = try await h.user.open("n1", in: h.center)
+        #expect(outcome.launch == .foreground)
+        #expect(outcome.deliveredToApp)
+        #expect(app.responses.map(\.actionIdentifier) == [NotificationResponse.defaultActionIdentifier])
+        // The notification left the screen but stays in the list.
+        #expect(h.presenter.withdrawals.last?.identifiers == ["n1"])
+        #expect(try await h.center.deliveredNotifications().count == 1)
+    }
+
+    @Test func aCustomActionRunsInTheBackgroundAndAForegroundOneLaunchesTheApp() async throws {
+        let app = ForegroundApp()
+        let h = try await delivered(in: "CATEGORY_IMAGE_POSTING", delegate: app)
+        #expect(try await h.user.tap("ACTION_LIKE", on: "n1", in: h.center).launch == .background)
+        #expect(try await h.user.tap("ACTION_SETTINGS", on: "n1", in: h.center).launch == .foreground)
+        #expect(app.responses.map(\.actionIdentifier) == ["ACTION_LIKE", "ACTION_SETTINGS"])
+    }
+
+    @Test func anAuthenticationRequiredActionIsRefusedWhileLocked() async throws {
+        let app = ForegroundApp()
+        let h = try await delivered(in: "CATEGORY_IMAGE_POSTING", delegate: app)
+        await h.engine.updateEnvironment(UserEnvironment(isLocked: true))
+        await #expect {
+            try await h.user.tap("ACTION_UNFOLLOW", on: "n1", in: h.center)
+        } throws: { ($0 as? ChimeError)?.code == .sessionLocked }
+        #expect(app.responses.isEmpty)
+        await h.engine.updateEnvironment(UserEnvironment(isLocked: false))
+        try await h.user.tap("ACTION_UNFOLLOW", on: "n1", in: h.center)
+        #expect(app.responses.map(\.actionIdentifier) == ["ACTION_UNFOLLOW"])
+    }
+
+    @Test func aDismissalReachesTheAppOnlyWhenItsCategoryAsks() async throws {
+        let app = ForegroundApp()
+        let h = try await delivered(in: "CATEGORY_IMAGE_POSTING", delegate: app)  // customDismissAction
+        let outcome = try await h.user.dismiss("n1", in: h.center)
+        #expect(outcome.response?.isDismissAction == true)
+        #expect(app.responses.map(\.actionIdentifier) == [NotificationResponse.dismissActionIdentifier])
+
+        let other = ForegroundApp()
+        let plain = try await delivered(in: "meetingCategory", delegate: other)  // no customDismissAction
+        let silent = try await plain.user.dismiss("n1", in: plain.center)
+        #expect(silent.response == nil)
+        #expect(silent.launch == .none)
+        #expect(other.responses.isEmpty)
+    }
+
+    @Test func theTypedReasonReachesTheHandler() async throws {
+        let app = ForegroundApp()
+        let h = try await delivered(in: "meetingCategory", delegate: app)
+        try await h.user.reply("I'm travelling that week", with: "declineWithReason", on: "n1", in: h.center)
+        #expect(app.responses.first?.actionIdentifier == "declineWithReason")
+        #expect(app.responses.first?.userText == "I'm travelling that week")
+    }
+
+    @Test func actionsTheNotificationDoesNotOfferAreRefused() async throws {
+        let app = ForegroundApp()
+        let h = try await delivered(in: "meetingCategory", delegate: app)
+        for (action, code) in [
+            (UserAction.action("ACTION_LIKE"), ChimeError.Code.actionNotAvailable),  // another category's
+            (.action("declineWithReason"), .actionNotAvailable),  // needs text
+            (.reply(action: "accept", text: "x"), .actionNotAvailable),  // takes none
+        ] {
+            await #expect {
+                try await h.engine.respond(appIdentifier: "com.example.app", notificationIdentifier: "n1", action: action)
+            } throws: { ($0 as? ChimeError)?.code == code }
+        }
+        await #expect {
+            try await h.user.open("no-such-notification", in: h.center)
+        } throws: { ($0 as? ChimeError)?.code == .notificationNotFound }
+        #expect(app.responses.isEmpty)
+    }
+
+    @Test func theRatingExtensionReplacesRateWithStarsAndKeepsTheNotification() async throws {
+        let app = ForegroundApp()
+        let h = try await EngineHarness().started()
+        try await h.center.setNotificationCategories([
+            NotificationCategory(identifier: "rating", actions: [NotificationAction(identifier: "rate", title: "Rate")])
+        ])
+        await h.center.setDelegate(app, isForeground: false)
+        try await h.center.add(h.request("movie", category: "rating"))
+        #expect(await h.presenter.nextPresentation().actions.map(\.identifier) == ["rate"])
+
+        let stars = try ["one", "two", "three"].map { try NotificationAction(identifier: "\($0)-star", title: .literal("\($0) star")) }
+        app.disposition = .replaceActions(stars)
+        try await h.user.tap("rate", on: "movie", in: h.center)
+        #expect(await h.presenter.nextPresentation().actions.map(\.identifier) == ["one-star", "two-star", "three-star"])
+        #expect(try await h.center.deliveredNotifications().first?.actionsOverride?.count == 3)
+
+        // Choosing a star clears the buttons; the notification stays.
+        app.disposition = .clearActions
+        try await h.user.tap("two-star", on: "movie", in: h.center)
+        #expect(await h.presenter.nextPresentation().actions.isEmpty)
+
+        // Dismissing from a custom control removes it.
+        app.disposition = .dismiss
+        try await h.user.open("movie", in: h.center)
+        #expect(try await h.center.deliveredNotifications().isEmpty)
+    }
+
+    @Test func performingTheDefaultActionFromAControlOpensTheApp() async throws {
+        let app = ForegroundApp()
+        let h = try await delivered(in: "CATEGORY_IMAGE_POSTING", delegate: app)
+        app.disposition = .performDefaultAction
+        let outcome = try await h.user.tap("ACTION_LIKE", on: "n1", in: h.center)
+        #expect(outcome.launch == .foreground)
+        #expect(try await h.center.deliveredNotifications().isEmpty)
+    }
+
+    @Test func withoutARunningAppTheResponseIsLeftForTheLauncher() async throws {
+        let h = try await EngineHarness().started()
+        try await h.center.setNotificationCategories([Self.photoCategory()])
+        try await h.center.add(h.request("n1", category: "CATEGORY_IMAGE_POSTING"))
+        _ = await h.presenter.nextPresentation()
+        let outcome = try await h.user.tap("ACTION_SETTINGS", on: "n1", in: h.center)
+        #expect(!outcome.deliveredToApp)
+        #expect(outcome.launch == .foreground)
+        #expect(outcome.response?.actionIdentifier == "ACTION_SETTINGS")
+    }
+}
