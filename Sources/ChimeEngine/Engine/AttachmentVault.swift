@@ -57,13 +57,16 @@ struct AttachmentVault: Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// An identifier as a single, distinct path component: ASCII letters, digits, `-` and `_` stay, every
-    /// other byte becomes `%XX`, so no two identifiers share a folder and none can climb out of it.
+    /// An identifier as a single, distinct path component: ASCII letters, digits, `-`, `_` and `.` (but not
+    /// a leading one) stay, every other byte becomes `%XX`, so no two identifiers share a folder and none
+    /// can climb out of it or hide.
     static func safeName(_ identifier: String) -> String {
         var name = ""
         for byte in identifier.utf8 {
             let scalar = Unicode.Scalar(byte)
-            if scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_") {
+            let kept = scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
+                || (scalar == "." && !name.isEmpty)
+            if scalar.isASCII && kept {
                 name.unicodeScalars.append(scalar)
             } else {
                 name += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)

@@ -1,0 +1,94 @@
+import ChimeCore
+import ChimeEngine
+import ChimeTesting
+import Foundation
+import Testing
+
+@Suite("Engine: attachments")
+struct NotificationEngineAttachmentTests {
+    /// The first bytes of a PNG: enough for detection, which reads 16.
+    static let pngHeader: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00]
+
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-attachments-\(UUID().uuidString)")
+
+    func photoRequest(identifier: String = "photo/1") throws -> (NotificationRequest, URL) {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let original = folder.appendingPathComponent("hello.png")
+        try Data(Self.pngHeader).write(to: original)
+        var content = NotificationContent(title: "Hello", body: "Shared some photo")
+        content.attachments = [try NotificationAttachment(identifier: "logo-image", url: original)]
+        return (try NotificationRequest(identifier: identifier, content: content, trigger: nil), original)
+    }
+
+    func configuration() -> EngineConfiguration {
+        var configuration = EngineConfiguration()
+        configuration.attachmentsDirectory = folder.appendingPathComponent("store")
+        return configuration
+    }
+
+    @Test func attachmentsMoveIntoTheStoreWhenTheRequestIsAdded() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let h = try await EngineHarness(configuration: configuration()).started()
+        let (request, original) = try photoRequest()
+        try await h.center.add(request)
+        #expect(await h.presenter.nextPresentation().attachments.count == 1)
+
+        let stored = try #require(try await h.center.deliveredNotifications().first?.request.content.attachments.first)
+        #expect(!FileManager.default.fileExists(atPath: original.path))
+        #expect(FileManager.default.fileExists(atPath: stored.url.path))
+        // The request identifier's slash cannot climb out of the app's folder.
+        #expect(stored.url.path.hasPrefix(folder.appendingPathComponent("store/com.example.app/photo%2F1").path))
+
+        try await h.center.removeAllDeliveredNotifications()
+        #expect(!FileManager.default.fileExists(atPath: stored.url.path))
+    }
+
+    @Test func aRequestTheStoreRefusesLeavesItsAttachmentsWhereTheyWere() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let h = try await EngineHarness(store: RefusingStore(), configuration: configuration()).started()
+        let (request, original) = try photoRequest()
+        await #expect(throws: RefusingStore.Refusal.self) { try await h.center.add(request) }
+        #expect(FileManager.default.fileExists(atPath: original.path))
+        #expect(try await h.center.pendingNotificationRequests().isEmpty)
+    }
+}
+
+/// A store whose disk is full: every request write fails.
+actor RefusingStore: NotificationStore {
+    struct Refusal: Error {}
+    private let base = InMemoryNotificationStore()
+
+    func addPending(_ requests: [PendingRequest]) async throws { throw Refusal() }
+
+    func app(_ appIdentifier: String) async throws -> AppRecord? { await base.app(appIdentifier) }
+    func allApps() async throws -> [AppRecord] { await base.allApps() }
+    func saveApp(_ record: AppRecord) async throws { await base.saveApp(record) }
+    func pendingRequests(appIdentifier: String) async throws -> [PendingRequest] { await base.pendingRequests(appIdentifier: appIdentifier) }
+    func pendingRequests(_ keys: [RequestKey]) async throws -> [PendingRequest] { await base.pendingRequests(keys) }
+    func removePending(appIdentifier: String, identifiers: [String]?) async throws -> [RequestKey] {
+        await base.removePending(appIdentifier: appIdentifier, identifiers: identifiers)
+    }
+    func pendingFires(after: SchedulerTimeline.Coverage?, through: Date, limit: Int) async throws -> [ScheduledFire] {
+        await base.pendingFires(after: after, through: through, limit: limit)
+    }
+    func floatingCalendarRequests() async throws -> [PendingRequest] { await base.floatingCalendarRequests() }
+    func updateNextFireDates(_ dates: [RequestKey: Date?]) async throws { await base.updateNextFireDates(dates) }
+    func recordFires(_ records: [FireRecord]) async throws -> [FireRecord] { await base.recordFires(records) }
+    func deliveredNotifications(appIdentifier: String) async throws -> [DeliveredNotification] {
+        await base.deliveredNotifications(appIdentifier: appIdentifier)
+    }
+    func deliveredNotification(appIdentifier: String, identifier: String) async throws -> DeliveredNotification? {
+        await base.deliveredNotification(appIdentifier: appIdentifier, identifier: identifier)
+    }
+    func deliveredCount(appIdentifier: String, threadIdentifier: String) async throws -> Int {
+        await base.deliveredCount(appIdentifier: appIdentifier, threadIdentifier: threadIdentifier)
+    }
+    func updateDelivered(appIdentifier: String, _ notification: DeliveredNotification) async throws {
+        await base.updateDelivered(appIdentifier: appIdentifier, notification)
+    }
+    func removeDelivered(appIdentifier: String, identifiers: [String]?) async throws -> [String] {
+        await base.removeDelivered(appIdentifier: appIdentifier, identifiers: identifiers)
+    }
+    func missedFires(appIdentifier: String) async throws -> [MissedFire] { await base.missedFires(appIdentifier: appIdentifier) }
+    func clearMissedFires(appIdentifier: String) async throws { await base.clearMissedFires(appIdentifier: appIdentifier) }
+}
