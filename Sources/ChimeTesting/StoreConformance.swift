@@ -1,0 +1,224 @@
+import ChimeCore
+public import ChimeEngine
+import Foundation
+
+/// The behaviour every `NotificationStore` must have, as checks that run against any store.
+///
+/// Each check takes a fresh, empty store and throws `StoreConformanceFailure` when the store misbehaves.
+/// Run them all from your test framework, one test per check:
+///
+/// ```swift
+/// @Test(arguments: StoreConformance.checks)
+/// func myStoreConforms(check: StoreConformance.Check) async throws {
+///     try await check.run(on: MyStore(path: temporaryFile()))
+/// }
+/// ```
+///
+/// Durability across a crash cannot be checked in one process; stores that claim it need their own
+/// crash test (the SQLite store has one).
+public enum StoreConformance {
+    /// One requirement, runnable against a fresh store.
+    public struct Check: Sendable, CustomStringConvertible {
+        public let name: String
+        let body: @Sendable (any NotificationStore) async throws -> Void
+
+        public func run(on store: any NotificationStore) async throws {
+            try await body(store)
+        }
+
+        public var description: String { name }
+    }
+
+    public static let checks: [Check] = [
+        Check(name: "apps are saved, replaced and listed", body: appsAreSavedAndListed),
+        Check(name: "a pending request round-trips every field", body: pendingRoundTrips),
+        Check(name: "adding the same identifier replaces the pending request", body: addReplaces),
+        Check(name: "pending requests are listed by fire date, undated last", body: pendingOrder),
+        Check(name: "removing pending requests returns their keys", body: removePending),
+        Check(name: "pending fires page by date with coverage and limit", body: pendingFiresPaging),
+        Check(name: "floating calendar requests are found and re-dated", body: floatingCalendar),
+        Check(name: "a fire is recorded once, only with its fired date", body: recordFiresOnce),
+        Check(name: "a recorded fire delivers, badges, advances and remembers misses", body: recordFiresEffects),
+        Check(name: "delivered notifications are listed, counted, updated and removed", body: deliveredLifecycle),
+        Check(name: "apps do not see each other's requests", body: appsAreIsolated),
+    ]
+
+    // MARK: Fixtures
+
+    static let app = "com.example.conformance"
+    static let t0 = Date(timeIntervalSince1970: 1_764_547_200)  // 2025-12-01T00:00:00Z
+
+    static func request(_ identifier: String, thread: String = "", badge: Int? = nil, trigger: NotificationTrigger? = nil) throws -> NotificationRequest {
+        var content = NotificationContent(title: "Title \(identifier)", subtitle: "Subtitle", body: .localized(key: "BODY", arguments: ["x"]))
+        content.threadIdentifier = thread
+        content.badge = badge
+        content.sound = try .criticalNamed("alarm.caf", volume: 0.5)
+        content.userInfo = ["id": .string(identifier), "n": 42, "nested": ["a": [1, 2.5, true, nil]]]
+        content.categoryIdentifier = "CATEGORY"
+        content.interruptionLevel = .timeSensitive
+        content.relevanceScore = 0.75
+        return try NotificationRequest(identifier: identifier, content: content, trigger: trigger, misfirePolicy: .skip)
+    }
+
+    static func pending(_ identifier: String, app: String = app, at seconds: TimeInterval?, thread: String = "", badge: Int? = nil, trigger: NotificationTrigger? = nil) throws -> PendingRequest {
+        PendingRequest(
+            appIdentifier: app, request: try request(identifier, thread: thread, badge: badge, trigger: trigger), addedDate: t0,
+            nextFireDate: seconds.map { t0.addingTimeInterval($0) })
+    }
+
+    static func key(_ identifier: String, app: String = app) -> RequestKey {
+        RequestKey(appIdentifier: app, requestIdentifier: identifier)
+    }
+
+    static func expect(_ condition: Bool, _ message: @autoclosure () -> String, line: Int = #line) throws {
+        if !condition { throw StoreConformanceFailure(message: message(), line: line) }
+    }
+
+    // MARK: Checks
+
+    static func appsAreSavedAndListed(_ store: any NotificationStore) async throws {
+        try expect(try await store.app(app) == nil, "an unknown app has no record")
+        var record = AppRecord(appIdentifier: app, settings: .granted([.alert, .sound]), requestedOptions: [.alert, .sound])
+        record.categories = [try NotificationCategory(identifier: "CATEGORY", actions: [NotificationAction(identifier: "OK", title: "OK")], options: [.customDismissAction])]
+        try await store.saveApp(record)
+        record.badgeCount = 7
+        try await store.saveApp(record)
+        try await store.saveApp(AppRecord(appIdentifier: "a.first"))
+        try expect(try await store.app(app) == record, "the saved record comes back equal, the second save replacing the first")
+        try expect(try await store.allApps().map(\.appIdentifier) == ["a.first", app], "apps are listed by identifier")
+    }
+
+    static func pendingRoundTrips(_ store: any NotificationStore) async throws {
+        let calendar = try CalendarTrigger(dateMatching: DateComponents(hour: 7, minute: 30, weekday: 2), repeats: true)
+        let original = try pending("round", at: 60, trigger: .calendar(calendar))
+        try await store.addPending([original])
+        try expect(try await store.pendingRequests([key("round")]) == [original], "every field of the request comes back equal")
+    }
+
+    static func addReplaces(_ store: any NotificationStore) async throws {
+        try await store.addPending([try pending("a", at: 60)])
+        let replacement = try pending("a", at: 120, thread: "new")
+        try await store.addPending([replacement])
+        try expect(try await store.pendingRequests(appIdentifier: app) == [replacement], "one request, the replacement")
+        try expect(try await store.pendingFires(after: nil, through: t0.addingTimeInterval(1000), limit: 10).map(\.date) == [t0.addingTimeInterval(120)],
+            "the index follows the replacement's fire date")
+    }
+
+    static func pendingOrder(_ store: any NotificationStore) async throws {
+        try await store.addPending([try pending("c", at: 30), try pending("undated", at: nil), try pending("b", at: 10), try pending("a", at: 30)])
+        let order = try await store.pendingRequests(appIdentifier: app).map(\.request.identifier)
+        try expect(order == ["b", "a", "c", "undated"], "by fire date, then identifier, undated last (got \(order))")
+    }
+
+    static func removePending(_ store: any NotificationStore) async throws {
+        try await store.addPending([try pending("a", at: 10), try pending("b", at: 20), try pending("c", at: 30)])
+        let removed = try await store.removePending(appIdentifier: app, identifiers: ["b", "missing"])
+        try expect(removed == [key("b")], "only existing requests are reported removed")
+        let rest = try await store.removePending(appIdentifier: app, identifiers: nil)
+        try expect(Set(rest) == [key("a"), key("c")], "removing all reports the rest")
+        try expect(try await store.pendingRequests(appIdentifier: app).isEmpty, "nothing is left")
+    }
+
+    static func pendingFiresPaging(_ store: any NotificationStore) async throws {
+        try await store.addPending([
+            try pending("d", at: 20), try pending("a", at: 10), try pending("c", at: 10), try pending("b", at: 10),
+            try pending("late", at: 5000), try pending("undated", at: nil),
+        ])
+        let through = t0.addingTimeInterval(100)
+        let first = try await store.pendingFires(after: nil, through: through, limit: 2)
+        try expect(first.map(\.key.requestIdentifier) == ["a", "b"], "the first page: earliest first, equal dates by key")
+        let next = try await store.pendingFires(after: .firesThrough(first[1]), through: through, limit: 10)
+        try expect(next.map(\.key.requestIdentifier) == ["c", "d"], "the next page continues after the last fire")
+        let later = try await store.pendingFires(after: .datesThrough(t0.addingTimeInterval(10)), through: t0.addingTimeInterval(10_000), limit: 10)
+        try expect(later.map(\.key.requestIdentifier) == ["d", "late"], "dates through a date exclude that date")
+    }
+
+    static func floatingCalendar(_ store: any NotificationStore) async throws {
+        var pinnedComponents = DateComponents(hour: 8)
+        pinnedComponents.timeZone = TimeZone(identifier: "Asia/Seoul")
+        let floating = try pending("floating", at: 60, trigger: .calendar(CalendarTrigger(dateMatching: DateComponents(hour: 8), repeats: true)))
+        let pinned = try pending("pinned", at: 60, trigger: .calendar(CalendarTrigger(dateMatching: pinnedComponents, repeats: true)))
+        let interval = try pending("interval", at: 60, trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 60, repeats: false)))
+        try await store.addPending([floating, pinned, interval])
+        try expect(try await store.floatingCalendarRequests().map(\.key) == [floating.key], "only the floating calendar request")
+        try await store.updateNextFireDates([floating.key: t0.addingTimeInterval(999), key("missing"): t0])
+        try expect(try await store.pendingRequests([floating.key]).first?.nextFireDate == t0.addingTimeInterval(999), "re-dated")
+        try expect(try await store.pendingFires(after: nil, through: t0.addingTimeInterval(1000), limit: 10).last?.key == floating.key,
+            "the index follows the new date")
+    }
+
+    static func recordFiresOnce(_ store: any NotificationStore) async throws {
+        let pendingRequest = try pending("once", at: 60)
+        try await store.addPending([pendingRequest])
+        let delivered = try DeliveredNotification(request: pendingRequest.request, date: t0.addingTimeInterval(61), scheduledDate: t0.addingTimeInterval(60))
+        let stale = FireRecord(key: pendingRequest.key, firedDate: t0.addingTimeInterval(59), delivered: delivered, nextFireDate: nil)
+        try expect(try await store.recordFires([stale]).isEmpty, "a record with another fired date is not applied")
+        let record = FireRecord(key: pendingRequest.key, firedDate: t0.addingTimeInterval(60), delivered: delivered, nextFireDate: nil)
+        try expect(try await store.recordFires([record]) == [record], "the matching record is applied")
+        try expect(try await store.recordFires([record]).isEmpty, "the same fire is not recorded twice")
+        try expect(try await store.deliveredNotifications(appIdentifier: app) == [delivered], "delivered once")
+        try expect(try await store.pendingRequests(appIdentifier: app).isEmpty, "a request without a next date leaves the pending list")
+    }
+
+    static func recordFiresEffects(_ store: any NotificationStore) async throws {
+        let repeating = try pending("repeat", at: 60, badge: 5)
+        let skipped = try pending("skipped", at: 60)
+        try await store.addPending([repeating, skipped])
+        let first = try DeliveredNotification(request: repeating.request, date: t0.addingTimeInterval(60), scheduledDate: t0.addingTimeInterval(60))
+        let missed = MissedFire(requestIdentifier: "skipped", firstMissedDate: t0.addingTimeInterval(60), lastMissedDate: t0.addingTimeInterval(60), count: 1, outcome: .skipped, detectedDate: t0.addingTimeInterval(7200))
+        let applied = try await store.recordFires([
+            FireRecord(key: repeating.key, firedDate: t0.addingTimeInterval(60), delivered: first, nextFireDate: t0.addingTimeInterval(120)),
+            FireRecord(key: skipped.key, firedDate: t0.addingTimeInterval(60), delivered: nil, nextFireDate: nil, missed: missed),
+        ])
+        try expect(applied.count == 2, "both records apply")
+        try expect(try await store.pendingRequests([repeating.key]).first?.nextFireDate == t0.addingTimeInterval(120), "a repeat advances")
+        try expect(try await store.pendingRequests([skipped.key]).isEmpty, "a finished request leaves")
+        try expect(try await store.app(app)?.badgeCount == 5, "the content badge becomes the app's badge")
+        try expect(try await store.missedFires(appIdentifier: app) == [missed], "the miss is remembered")
+        try expect(try await store.deliveredNotifications(appIdentifier: app) == [first], "a skipped fire delivers nothing")
+
+        let second = try DeliveredNotification(request: repeating.request, date: t0.addingTimeInterval(120), scheduledDate: t0.addingTimeInterval(120))
+        _ = try await store.recordFires([FireRecord(key: repeating.key, firedDate: t0.addingTimeInterval(120), delivered: second, nextFireDate: t0.addingTimeInterval(180))])
+        try expect(try await store.deliveredNotifications(appIdentifier: app) == [second], "a new delivery replaces the one with the same identifier")
+        try await store.clearMissedFires(appIdentifier: app)
+        try expect(try await store.missedFires(appIdentifier: app).isEmpty, "misses are cleared")
+    }
+
+    static func deliveredLifecycle(_ store: any NotificationStore) async throws {
+        var delivered: [DeliveredNotification] = []
+        for (index, thread) in ["photos", "photos", "", "photos"].enumerated() {
+            let pendingRequest = try pending("n\(index)", at: Double(index), thread: thread)
+            try await store.addPending([pendingRequest])
+            let notification = try DeliveredNotification(request: pendingRequest.request, date: t0.addingTimeInterval(Double(index)))
+            _ = try await store.recordFires([FireRecord(key: pendingRequest.key, firedDate: t0.addingTimeInterval(Double(index)), delivered: notification, nextFireDate: nil)])
+            delivered.append(notification)
+        }
+        try expect(try await store.deliveredNotifications(appIdentifier: app) == delivered.reversed(), "newest first")
+        try expect(try await store.deliveredCount(appIdentifier: app, threadIdentifier: "photos") == 3, "three in the photos thread")
+        try expect(try await store.deliveredCount(appIdentifier: app, threadIdentifier: "") == 1, "one in the default group")
+
+        let updated = try delivered[1].replacingActions([NotificationAction(identifier: "unlike", title: "Unlike")])
+        try await store.updateDelivered(appIdentifier: app, updated)
+        try expect(try await store.deliveredNotification(appIdentifier: app, identifier: "n1") == updated, "an update replaces it in place")
+
+        try expect(try await store.removeDelivered(appIdentifier: app, identifiers: ["n1", "missing"]) == ["n1"], "only existing ones are reported removed")
+        try expect(Set(try await store.removeDelivered(appIdentifier: app, identifiers: nil)) == ["n0", "n2", "n3"], "removing all reports the rest")
+        try expect(try await store.deliveredNotifications(appIdentifier: app).isEmpty, "nothing is left")
+    }
+
+    static func appsAreIsolated(_ store: any NotificationStore) async throws {
+        try await store.addPending([try pending("same", app: "app.one", at: 10), try pending("same", app: "app.two", at: 20)])
+        try expect(try await store.pendingRequests(appIdentifier: "app.one").map(\.nextFireDate) == [t0.addingTimeInterval(10)], "app one sees its own")
+        try await store.removePending(appIdentifier: "app.one", identifiers: nil)
+        try expect(try await store.pendingRequests(appIdentifier: "app.two").count == 1, "removing one app's requests leaves the other's")
+    }
+}
+
+/// A store failed a conformance check.
+public struct StoreConformanceFailure: Error, CustomStringConvertible {
+    public let message: String
+    /// The line in `StoreConformance.swift` of the failed expectation.
+    public let line: Int
+
+    public var description: String { "store conformance failed: \(message) (StoreConformance.swift:\(line))" }
+}
