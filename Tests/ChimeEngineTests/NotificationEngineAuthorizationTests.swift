@@ -55,4 +55,23 @@ struct NotificationEngineAuthorizationTests {
         try await h.center.add(NotificationRequest(identifier: "ping", content: content, trigger: nil))
         #expect(await h.presenter.nextPresentation().sound == nil)
     }
+
+    @Test func openSettingsReachesOnlyAppsThatOfferTheirOwnSettings() async throws {
+        let h = EngineHarness()
+        let app = ForegroundApp()
+        await h.center.setDelegate(app)
+        _ = try await h.center.requestAuthorization(options: [.alert])
+        #expect(try await !h.engine.openSettings(appIdentifier: "com.example.app", notificationIdentifier: nil))
+
+        let offering = EngineHarness()
+        let settingsApp = ForegroundApp()
+        await offering.center.setDelegate(settingsApp)
+        _ = try await offering.center.requestAuthorization(options: [.alert, .providesAppNotificationSettings])
+        await offering.engine.start()
+        try await offering.center.add(offering.request("n1"))
+        _ = await offering.presenter.nextPresentation()
+        #expect(try await offering.engine.openSettings(appIdentifier: "com.example.app", notificationIdentifier: "n1"))
+        #expect(settingsApp.settingsOpened == ["n1"])
+        #expect(app.settingsOpened.isEmpty)
+    }
 }

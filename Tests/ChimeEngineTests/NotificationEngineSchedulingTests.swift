@@ -131,6 +131,7 @@ final class ForegroundApp: NotificationCenterDelegate, @unchecked Sendable {
     var presented: [String] = []
     var responses: [NotificationResponse] = []
     var disposition: ResponseDisposition = .standard
+    var settingsOpened: [String?] = []
 
     init(options: PresentationOptions = [.banner, .list, .sound]) {
         self.options = options
@@ -144,5 +145,9 @@ final class ForegroundApp: NotificationCenterDelegate, @unchecked Sendable {
     func didReceive(_ response: NotificationResponse) async -> ResponseDisposition {
         responses.append(response)
         return disposition
+    }
+
+    func openSettings(for notification: DeliveredNotification?) async {
+        settingsOpened.append(notification?.identifier)
     }
 }

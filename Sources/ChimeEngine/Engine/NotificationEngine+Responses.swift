@@ -95,6 +95,22 @@ extension NotificationEngine {
         return ResponseOutcome(response: response, launch: finalLaunch, deliveredToApp: deliveredToApp, disposition: disposition)
     }
 
+    /// The user asked, from a notification or the system's settings, for the app's own notification
+    /// settings screen: tells the app's delegate (only apps that asked for
+    /// `.providesAppNotificationSettings` get this). Returns whether an app delegate was told.
+    @discardableResult
+    public func openSettings(appIdentifier: String, notificationIdentifier: String?) async throws -> Bool {
+        guard try await appRecord(appIdentifier).settings.providesAppNotificationSettings,
+            let delegate = delegates[appIdentifier]?.delegate
+        else { return false }
+        var notification: DeliveredNotification?
+        if let notificationIdentifier {
+            notification = try await store.deliveredNotification(appIdentifier: appIdentifier, identifier: notificationIdentifier)
+        }
+        await delegate.openSettings(for: notification)
+        return true
+    }
+
     /// Hands a response to the app's handler, noting when it started so a handler that never completes is
     /// reported (`reportUnfinishedResponses`).
     private func handle(_ response: NotificationResponse, with delegate: any NotificationCenterDelegate, appIdentifier: String) async -> ResponseDisposition {
