@@ -6,12 +6,19 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ChimeCore", targets: ["ChimeCore"]),
+        .library(name: "ChimeSQLite", targets: ["ChimeSQLite"]),
         .executable(name: "chime", targets: ["chime"]),
         .executable(name: "chime-bench", targets: ["chime-bench"]),
     ],
     targets: [
         // Values and rules of the notification system; no I/O beyond reading attachment files.
         .target(name: "ChimeCore"),
+
+        // The system SQLite (libsqlite3-dev): a module map and a header, nothing else.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // The embedded store's foundation: connections, statements, migrations, group commit.
+        .target(name: "ChimeSQLite", dependencies: ["CSQLite"]),
 
         // The `chime` command line: parsing and commands as a library so tests reach them.
         .target(name: "ChimeCLI", dependencies: ["ChimeCore"]),
@@ -22,6 +29,7 @@ let package = Package(
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
+        .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
     ]
 )
 
