@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ChimeCore", targets: ["ChimeCore"]),
         .library(name: "ChimeEngine", targets: ["ChimeEngine"]),
         .library(name: "ChimeTesting", targets: ["ChimeTesting"]),
+        .library(name: "ChimeSQLite", targets: ["ChimeSQLite"]),
         .executable(name: "chime", targets: ["chime"]),
         .executable(name: "chime-bench", targets: ["chime-bench"]),
     ],
@@ -20,6 +21,11 @@ let package = Package(
 
         // What users' own tests import: a manual clock, a simulated user, a recording presenter.
         .target(name: "ChimeTesting", dependencies: ["ChimeEngine", "ChimeCore"]),
+        // The system SQLite (libsqlite3-dev): a module map and a header, nothing else.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // The embedded store's foundation: connections, statements, migrations, group commit.
+        .target(name: "ChimeSQLite", dependencies: ["CSQLite"]),
 
         // The `chime` command line: parsing and commands as a library so tests reach them.
         .target(name: "ChimeCLI", dependencies: ["ChimeCore"]),
@@ -31,6 +37,7 @@ let package = Package(
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTesting"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
         .testTarget(name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore"]),
+        .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
     ]
 )
 
