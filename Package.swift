@@ -24,8 +24,8 @@ let package = Package(
         // The system SQLite (libsqlite3-dev): a module map and a header, nothing else.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
-        // The embedded store's foundation: connections, statements, migrations, group commit.
-        .target(name: "ChimeSQLite", dependencies: ["CSQLite"]),
+        // The embedded store: SQLite connections, migrations, group commit, and the engine's store on them.
+        .target(name: "ChimeSQLite", dependencies: ["CSQLite", "ChimeEngine", "ChimeCore"]),
 
         // The `chime` command line: parsing and commands as a library so tests reach them.
         .target(name: "ChimeCLI", dependencies: ["ChimeCore"]),
@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTesting"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
         .testTarget(name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore"]),
-        .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
+        .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
     ]
 )
 

@@ -28,8 +28,13 @@ public struct RequestKey: Hashable, Sendable, Comparable, CustomStringConvertibl
         self.requestIdentifier = requestIdentifier
     }
 
+    /// Orders by the UTF-8 bytes of the app, then of the request identifier: the order SQLite's
+    /// `BINARY` collation and most databases' byte orders give, so stores page in exactly this order.
     public static func < (lhs: RequestKey, rhs: RequestKey) -> Bool {
-        (lhs.appIdentifier, lhs.requestIdentifier) < (rhs.appIdentifier, rhs.requestIdentifier)
+        if lhs.appIdentifier != rhs.appIdentifier {
+            return lhs.appIdentifier.utf8.lexicographicallyPrecedes(rhs.appIdentifier.utf8)
+        }
+        return lhs.requestIdentifier.utf8.lexicographicallyPrecedes(rhs.requestIdentifier.utf8)
     }
 
     public var description: String { "\(appIdentifier)/\(requestIdentifier)" }

@@ -1,0 +1,49 @@
+/// The SQLite schema of `SQLiteNotificationStore`, as migrations (the schema version is SQLite's
+/// `user_version`).
+///
+/// Values are stored as JSON blobs, beside the columns queries need: the keys, the next fire date
+/// (indexed, so the scheduler pages by it), the thread (indexed, for group counts), an ordering sequence.
+/// Dates are `Date.timeIntervalSinceReferenceDate` as `REAL`, which round-trips a `Date` exactly, so a
+/// fire date compares equal to itself.
+enum NotificationSchema {
+    static let migrations = [
+        SQLiteMigration(
+            version: 1, name: "apps, pending requests, delivered notifications, missed fires",
+            sql: """
+                CREATE TABLE app (
+                    app_id TEXT PRIMARY KEY NOT NULL,
+                    record BLOB NOT NULL
+                ) WITHOUT ROWID;
+
+                CREATE TABLE pending (
+                    app_id TEXT NOT NULL,
+                    request_id TEXT NOT NULL,
+                    added REAL NOT NULL,
+                    next_fire REAL,
+                    floating_calendar INTEGER NOT NULL,
+                    request BLOB NOT NULL,
+                    PRIMARY KEY (app_id, request_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX pending_by_next_fire ON pending (next_fire, app_id, request_id) WHERE next_fire IS NOT NULL;
+                CREATE INDEX pending_floating_calendar ON pending (app_id, request_id) WHERE floating_calendar = 1;
+
+                CREATE TABLE delivered (
+                    app_id TEXT NOT NULL,
+                    notification_id TEXT NOT NULL,
+                    thread_id TEXT NOT NULL,
+                    sequence INTEGER NOT NULL,
+                    notification BLOB NOT NULL,
+                    PRIMARY KEY (app_id, notification_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX delivered_by_thread ON delivered (app_id, thread_id);
+                CREATE INDEX delivered_by_sequence ON delivered (app_id, sequence);
+
+                CREATE TABLE missed (
+                    sequence INTEGER PRIMARY KEY,
+                    app_id TEXT NOT NULL,
+                    record BLOB NOT NULL
+                );
+                CREATE INDEX missed_by_app ON missed (app_id, sequence);
+                """)
+    ]
+}

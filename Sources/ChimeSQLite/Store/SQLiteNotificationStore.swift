@@ -1,0 +1,260 @@
+public import ChimeCore
+public import ChimeEngine
+public import Foundation
+
+/// The embedded default store: one SQLite file in write-ahead-log mode, durable on every return.
+///
+/// Meets every `NotificationStore` requirement (checked by `StoreConformance`), including durability:
+/// each mutating call returns after the transaction holding its change committed with `synchronous=FULL`,
+/// and concurrent calls share transactions (group commit). The scheduler's page queries use an index on
+/// the next fire date, so they cost the same with a thousand pending requests or millions.
+///
+/// ```swift
+/// let store = try await SQLiteNotificationStore(path: dataDirectory.appendingPathComponent("chime.sqlite").path)
+/// let engine = NotificationEngine(store: store, clock: SystemClock(), presenter: presenter)
+/// ```
+///
+/// A file that is not a Chime database, is damaged, or has a newer schema is refused with an error and
+/// left untouched.
+public final class SQLiteNotificationStore: NotificationStore {
+    let database: SQLiteDatabase
+
+    /// Opens or creates the store at `path` (its directory must exist).
+    ///
+    /// - Throws: `SQLiteError` when the file is refused (not a database, damaged, newer schema) or cannot
+    ///   be opened.
+    public init(path: String, configuration: SQLiteDatabase.Configuration = .init()) async throws {
+        database = try await SQLiteDatabase(path: path, migrations: NotificationSchema.migrations, configuration: configuration)
+    }
+
+    /// Closes the file once pending work has finished.
+    public func close() async {
+        await database.close()
+    }
+
+    // MARK: Apps
+
+    public func app(_ appIdentifier: String) async throws -> AppRecord? {
+        let rows = try await database.read { db in
+            try db.query("SELECT record FROM app WHERE app_id = ?", arguments: [.text(appIdentifier)])
+        }
+        return try rows.first.map { try StoreCoding.decode(AppRecord.self, from: $0[0]) }
+    }
+
+    public func allApps() async throws -> [AppRecord] {
+        let rows = try await database.read { db in try db.query("SELECT record FROM app ORDER BY app_id") }
+        return try rows.map { try StoreCoding.decode(AppRecord.self, from: $0[0]) }
+    }
+
+    public func saveApp(_ record: AppRecord) async throws {
+        let blob = try StoreCoding.encode(record)
+        try await database.write { db in
+            try db.execute("INSERT OR REPLACE INTO app (app_id, record) VALUES (?, ?)", arguments: [.text(record.appIdentifier), blob])
+        }
+    }
+
+    // MARK: Pending requests
+
+    public func addPending(_ requests: [PendingRequest]) async throws {
+        // Encoded here, on the caller's task, so the writer's queue only writes.
+        let rows = try requests.map { pending -> [SQLiteValue] in
+            [
+                .text(pending.appIdentifier), .text(pending.request.identifier), .date(pending.addedDate),
+                .date(pending.nextFireDate), .integer(pending.request.hasFloatingCalendarTrigger ? 1 : 0),
+                try StoreCoding.encode(pending.request),
+            ]
+        }
+        try await database.write { db in
+            let insert = try db.prepare(
+                "INSERT OR REPLACE INTO pending (app_id, request_id, added, next_fire, floating_calendar, request) VALUES (?, ?, ?, ?, ?, ?)")
+            for row in rows { try insert.run(row) }
+        }
+    }
+
+    public func pendingRequests(appIdentifier: String) async throws -> [PendingRequest] {
+        let rows = try await database.read { db in
+            try db.query(
+                "SELECT app_id, added, next_fire, request FROM pending WHERE app_id = ? ORDER BY next_fire IS NULL, next_fire, request_id",
+                arguments: [.text(appIdentifier)])
+        }
+        return try rows.map(Self.pendingRequest)
+    }
+
+    public func pendingRequests(_ keys: [RequestKey]) async throws -> [PendingRequest] {
+        let rows = try await database.read { db in
+            let select = try db.prepare("SELECT app_id, added, next_fire, request FROM pending WHERE app_id = ? AND request_id = ?")
+            return try keys.flatMap { key in try select.rows([.text(key.appIdentifier), .text(key.requestIdentifier)]) }
+        }
+        return try rows.map(Self.pendingRequest)
+    }
+
+    public func removePending(appIdentifier: String, identifiers: [String]?) async throws -> [RequestKey] {
+        let removed = try await database.write { db -> [String] in
+            if let identifiers {
+                let delete = try db.prepare("DELETE FROM pending WHERE app_id = ? AND request_id = ? RETURNING request_id")
+                return try identifiers.flatMap { try delete.rows([.text(appIdentifier), .text($0)]).compactMap { $0[0].text } }
+            }
+            return try db.query("DELETE FROM pending WHERE app_id = ? RETURNING request_id", arguments: [.text(appIdentifier)]).compactMap { $0[0].text }
+        }
+        return removed.map { RequestKey(appIdentifier: appIdentifier, requestIdentifier: $0) }.sorted()
+    }
+
+    public func pendingFires(after: SchedulerTimeline.Coverage?, through: Date, limit: Int) async throws -> [ScheduledFire] {
+        let (condition, arguments): (String, [SQLiteValue]) =
+            switch after {
+            case nil: ("", [])
+            case .datesThrough(let date): ("AND next_fire > ?", [.date(date)])
+            case .firesThrough(let last):
+                ("AND (next_fire, app_id, request_id) > (?, ?, ?)", [.date(last.date), .text(last.key.appIdentifier), .text(last.key.requestIdentifier)])
+            }
+        let rows = try await database.read { db in
+            try db.query(
+                """
+                SELECT next_fire, app_id, request_id FROM pending
+                WHERE next_fire IS NOT NULL AND next_fire <= ? \(condition)
+                ORDER BY next_fire, app_id, request_id LIMIT ?
+                """,
+                arguments: [.date(through)] + arguments + [.integer(Int64(limit))])
+        }
+        return try rows.map { row in
+            guard let date = row[0].date, let app = row[1].text, let request = row[2].text else { throw StoreCoding.corruptRow }
+            return ScheduledFire(date: date, key: RequestKey(appIdentifier: app, requestIdentifier: request))
+        }
+    }
+
+    public func floatingCalendarRequests() async throws -> [PendingRequest] {
+        let rows = try await database.read { db in
+            try db.query("SELECT app_id, added, next_fire, request FROM pending WHERE floating_calendar = 1 ORDER BY app_id, request_id")
+        }
+        return try rows.map(Self.pendingRequest)
+    }
+
+    public func updateNextFireDates(_ dates: [RequestKey: Date?]) async throws {
+        let rows = dates.map { key, date in [SQLiteValue.date(date), .text(key.appIdentifier), .text(key.requestIdentifier)] }
+        try await database.write { db in
+            let update = try db.prepare("UPDATE pending SET next_fire = ? WHERE app_id = ? AND request_id = ?")
+            for row in rows { try update.run(row) }
+        }
+    }
+
+    private static func pendingRequest(_ row: [SQLiteValue]) throws -> PendingRequest {
+        guard let app = row[0].text, let added = row[1].date else { throw StoreCoding.corruptRow }
+        return PendingRequest(
+            appIdentifier: app, request: try StoreCoding.decode(NotificationRequest.self, from: row[3]), addedDate: added,
+            nextFireDate: row[2].date)
+    }
+
+    // MARK: Fires and delivered notifications
+
+    public func recordFires(_ records: [FireRecord]) async throws -> [FireRecord] {
+        let encoded = try records.map { record in
+            (record, try record.delivered.map(StoreCoding.encode), try record.missed.map(StoreCoding.encode))
+        }
+        let applied = try await database.write { db -> [Int] in
+            let current = try db.prepare("SELECT next_fire FROM pending WHERE app_id = ? AND request_id = ?")
+            let advance = try db.prepare("UPDATE pending SET next_fire = ? WHERE app_id = ? AND request_id = ?")
+            let finish = try db.prepare("DELETE FROM pending WHERE app_id = ? AND request_id = ?")
+            let deliver = try db.prepare(
+                """
+                INSERT OR REPLACE INTO delivered (app_id, notification_id, thread_id, sequence, notification)
+                VALUES (?1, ?2, ?3, (SELECT coalesce(max(sequence), 0) + 1 FROM delivered WHERE app_id = ?1), ?4)
+                """)
+            let miss = try db.prepare("INSERT INTO missed (app_id, record) VALUES (?, ?)")
+            var applied: [Int] = []
+            for (index, (record, deliveredBlob, missedBlob)) in encoded.enumerated() {
+                let key: [SQLiteValue] = [.text(record.key.appIdentifier), .text(record.key.requestIdentifier)]
+                // Only while the request still has the fired date: a fire is recorded once.
+                guard try current.rows(key).first?[0].date == record.firedDate else { continue }
+                if let notification = record.delivered, let deliveredBlob {
+                    try deliver.run(key + [.text(notification.request.content.threadIdentifier), deliveredBlob])
+                    if let badge = notification.request.content.badge {
+                        try Self.setBadge(badge, appIdentifier: record.key.appIdentifier, in: db)
+                    }
+                }
+                if let next = record.nextFireDate {
+                    try advance.run([.date(next)] + key)
+                } else {
+                    try finish.run(key)
+                }
+                if let missedBlob { try miss.run([.text(record.key.appIdentifier), missedBlob]) }
+                applied.append(index)
+            }
+            return applied
+        }
+        return applied.map { records[$0] }
+    }
+
+    private static func setBadge(_ badge: Int, appIdentifier: String, in db: SQLiteConnection) throws {
+        var record = try db.query("SELECT record FROM app WHERE app_id = ?", arguments: [.text(appIdentifier)]).first
+            .map { try StoreCoding.decode(AppRecord.self, from: $0[0]) } ?? AppRecord(appIdentifier: appIdentifier)
+        record.badgeCount = badge
+        try db.execute("INSERT OR REPLACE INTO app (app_id, record) VALUES (?, ?)", arguments: [.text(appIdentifier), try StoreCoding.encode(record)])
+    }
+
+    public func deliveredNotifications(appIdentifier: String) async throws -> [DeliveredNotification] {
+        let rows = try await database.read { db in
+            try db.query("SELECT notification FROM delivered WHERE app_id = ? ORDER BY sequence DESC", arguments: [.text(appIdentifier)])
+        }
+        return try rows.map { try StoreCoding.decode(DeliveredNotification.self, from: $0[0]) }
+    }
+
+    public func deliveredNotification(appIdentifier: String, identifier: String) async throws -> DeliveredNotification? {
+        let rows = try await database.read { db in
+            try db.query(
+                "SELECT notification FROM delivered WHERE app_id = ? AND notification_id = ?", arguments: [.text(appIdentifier), .text(identifier)])
+        }
+        return try rows.first.map { try StoreCoding.decode(DeliveredNotification.self, from: $0[0]) }
+    }
+
+    public func deliveredCount(appIdentifier: String, threadIdentifier: String) async throws -> Int {
+        let rows = try await database.read { db in
+            try db.query(
+                "SELECT count(*) FROM delivered WHERE app_id = ? AND thread_id = ?", arguments: [.text(appIdentifier), .text(threadIdentifier)])
+        }
+        guard case .integer(let count) = rows.first?.first else { throw StoreCoding.corruptRow }
+        return Int(count)
+    }
+
+    public func updateDelivered(appIdentifier: String, _ notification: DeliveredNotification) async throws {
+        let blob = try StoreCoding.encode(notification)
+        try await database.write { db in
+            try db.execute(
+                "UPDATE delivered SET notification = ? WHERE app_id = ? AND notification_id = ?",
+                arguments: [blob, .text(appIdentifier), .text(notification.identifier)])
+        }
+    }
+
+    public func removeDelivered(appIdentifier: String, identifiers: [String]?) async throws -> [String] {
+        try await database.write { db -> [String] in
+            if let identifiers {
+                let delete = try db.prepare("DELETE FROM delivered WHERE app_id = ? AND notification_id = ? RETURNING notification_id")
+                return try identifiers.flatMap { try delete.rows([.text(appIdentifier), .text($0)]).compactMap { $0[0].text } }
+            }
+            return try db.query("DELETE FROM delivered WHERE app_id = ? RETURNING notification_id", arguments: [.text(appIdentifier)])
+                .compactMap { $0[0].text }
+        }
+    }
+
+    // MARK: Missed fires
+
+    public func missedFires(appIdentifier: String) async throws -> [MissedFire] {
+        let rows = try await database.read { db in
+            try db.query("SELECT record FROM missed WHERE app_id = ? ORDER BY sequence", arguments: [.text(appIdentifier)])
+        }
+        return try rows.map { try StoreCoding.decode(MissedFire.self, from: $0[0]) }
+    }
+
+    public func clearMissedFires(appIdentifier: String) async throws {
+        try await database.write { db in
+            try db.execute("DELETE FROM missed WHERE app_id = ?", arguments: [.text(appIdentifier)])
+        }
+    }
+}
+
+extension NotificationRequest {
+    /// Whether the request's fire dates float with the user's time zone.
+    var hasFloatingCalendarTrigger: Bool {
+        if case .calendar(let trigger) = trigger { return trigger.pinnedTimeZone == nil }
+        return false
+    }
+}

@@ -1,0 +1,38 @@
+import ChimeCore
+import Foundation
+
+/// How the store turns values into column values and back: JSON blobs for records, `REAL` reference-date
+/// seconds for dates.
+enum StoreCoding {
+    /// A row that does not have the shape the schema gives it: the file was changed behind the store's back.
+    static let corruptRow = SQLiteError(.corrupt, "a row of the notification store has an unexpected shape")
+
+    static func encode<Value: Encodable>(_ value: Value) throws -> SQLiteValue {
+        .blob(Array(try JSONEncoder().encode(value)))
+    }
+
+    static func decode<Value: Decodable>(_ type: Value.Type, from column: SQLiteValue) throws -> Value {
+        guard case .blob(let bytes) = column else { throw corruptRow }
+        return try JSONDecoder().decode(type, from: Data(bytes))
+    }
+}
+
+extension SQLiteValue {
+    /// A date as its exact `timeIntervalSinceReferenceDate`, or `NULL`.
+    static func date(_ date: Date?) -> SQLiteValue {
+        date.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null
+    }
+
+    var date: Date? {
+        switch self {
+        case .real(let seconds): Date(timeIntervalSinceReferenceDate: seconds)
+        case .integer(let seconds): Date(timeIntervalSinceReferenceDate: Double(seconds))
+        default: nil
+        }
+    }
+
+    var text: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+}
