@@ -31,6 +31,9 @@ let package = Package(
         .target(name: "ChimeCLI", dependencies: ["ChimeCore"]),
         .executableTarget(name: "chime", dependencies: ["ChimeCLI"]),
 
+        // A test helper: adds and delivers under load until the durability test kills it with SIGKILL.
+        .executableTarget(name: "chime-crash-probe", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeCore"]),
+
         // Benchmarks: separate executables that print figures beside a baseline from the same run.
         .executableTarget(name: "chime-bench", dependencies: ["ChimeCore"]),
 
