@@ -27,6 +27,10 @@ let package = Package(
         // Benchmarks: separate executables that print figures beside a baseline from the same run.
         .executableTarget(name: "chime-bench", dependencies: ["ChimeCore"]),
 
+        // Test helper: writes rows and prints each acknowledged id until it is killed, so a test can
+        // `kill -9` it mid-burst and check that every acknowledged write survived.
+        .executableTarget(name: "chime-sqlite-crash-probe", dependencies: ["ChimeSQLite"]),
+
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
