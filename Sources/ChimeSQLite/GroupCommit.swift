@@ -13,8 +13,7 @@ protocol WriteSubmission: AnyObject, Sendable {
 }
 
 /// A submission whose closure returns `Value`.
-// @unchecked Sendable: `outcome` is written by `perform` and read by `complete`, and both only run on
-// the writer's serial queue; everything else is immutable.
+// @unchecked Sendable: `outcome` is only touched by `perform` and `complete`, both on the writer's serial queue.
 final class Submission<Value: Sendable>: WriteSubmission, @unchecked Sendable {
     private let body: @Sendable (SQLiteConnection) throws -> Value
     private let completion: @Sendable (Result<Value, any Error>) -> Void
