@@ -42,6 +42,21 @@ struct NotificationEngineSchedulingTests {
         #expect(h.presenter.presentations.count == 1)  // nothing fired at 60 s
     }
 
+    @Test func aBatchIsAddedWholeOrNotAtAll() async throws {
+        let h = try await EngineHarness().started()
+        let push = try NotificationRequest(identifier: "push", content: NotificationContent(title: "Remote"), trigger: .push(PushTrigger()))
+        await #expect {
+            try await h.center.add(contentsOf: [h.request("a", trigger: h.after(60)), push])
+        } throws: { ($0 as? ChimeError)?.code == .notificationInvalidNoDate }
+        #expect(try await h.center.pendingNotificationRequests().isEmpty)
+
+        try await h.center.add(contentsOf: [h.request("a", trigger: h.after(60)), h.request("b", trigger: h.after(30))])
+        #expect(try await h.center.pendingNotificationRequests().map(\.identifier) == ["b", "a"])
+        await h.run(until: EngineHarness.start.addingTimeInterval(60))
+        #expect(await h.presenter.nextPresentation().notificationIdentifier == "b")
+        #expect(await h.presenter.nextPresentation().notificationIdentifier == "a")
+    }
+
     @Test func aRemovedRequestNeverFires() async throws {
         let h = try await EngineHarness().started()
         try await h.center.add(h.request("gone", trigger: h.after(60)))

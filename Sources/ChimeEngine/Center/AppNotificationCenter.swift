@@ -68,7 +68,12 @@ public struct AppNotificationCenter: Sendable {
     ///   `.notificationInvalidNoDate` for a push trigger; `.attachmentMoveIntoDataStoreFailed` when an
     ///   attachment cannot be moved into the store. Nothing is scheduled then.
     public func add(_ request: NotificationRequest) async throws {
-        try await engine.add(appIdentifier: appIdentifier, request)
+        try await engine.add(appIdentifier: appIdentifier, [request])
+    }
+
+    /// Schedules several requests at once, in one transaction: all or nothing. Same rules as `add(_:)`.
+    public func add(contentsOf requests: [NotificationRequest]) async throws {
+        try await engine.add(appIdentifier: appIdentifier, requests)
     }
 
     public func pendingNotificationRequests() async throws -> [NotificationRequest] {

@@ -69,32 +69,40 @@ extension NotificationEngine {
 
     // MARK: Pending requests
 
-    /// Validates the request, moves its attachments into the store, and schedules it, replacing a pending
-    /// request with the same identifier. Returns once the request is durable.
-    func add(appIdentifier: String, _ request: NotificationRequest) async throws {
-        try request.validateForScheduling()
+    /// Validates the requests, moves their attachments into the store, and schedules them, replacing
+    /// pending requests with the same identifiers. All or nothing: returns once every request is durable,
+    /// or throws having scheduled none.
+    func add(appIdentifier: String, _ requests: [NotificationRequest]) async throws {
+        for request in requests { try request.validateForScheduling() }
         let record = try await appRecord(appIdentifier)
         guard record.settings.authorizationStatus != .denied else {
             throw ChimeError(.notificationsNotAllowed, field: "authorization", "the user has not allowed this app's notifications")
         }
-        let original = request.content.attachments
-        var stored = request
-        if let vault, !original.isEmpty {
-            var content = request.content
-            content.attachments = try vault.moveIn(original, appIdentifier: appIdentifier, requestIdentifier: request.identifier)
-            stored = try NotificationRequest(
-                identifier: request.identifier, content: content, trigger: request.trigger, misfirePolicy: request.misfirePolicy)
-        }
+        var moved: [(stored: [NotificationAttachment], original: [NotificationAttachment])] = []
         let now = clock.now
-        let pending = PendingRequest(appIdentifier: appIdentifier, request: stored, addedDate: now, nextFireDate: firstFireDate(of: request, now: now))
+        var pending: [PendingRequest] = []
+        pending.reserveCapacity(requests.count)
         do {
-            try await store.addPending([pending])
+            for request in requests {
+                var stored = request
+                if let vault, !request.content.attachments.isEmpty {
+                    var content = request.content
+                    content.attachments = try vault.moveIn(request.content.attachments, appIdentifier: appIdentifier, requestIdentifier: request.identifier)
+                    moved.append((content.attachments, request.content.attachments))
+                    stored = try NotificationRequest(
+                        identifier: request.identifier, content: content, trigger: request.trigger, misfirePolicy: request.misfirePolicy)
+                }
+                pending.append(PendingRequest(appIdentifier: appIdentifier, request: stored, addedDate: now, nextFireDate: firstFireDate(of: request, now: now)))
+            }
+            try await store.addPending(pending)
         } catch {
-            if let vault { vault.moveBack(stored.content.attachments, to: original) }
+            for (stored, original) in moved { vault?.moveBack(stored, to: original) }
             throw error
         }
-        if let date = pending.nextFireDate {
-            schedule(ScheduledFire(date: date, key: pending.key))
+        for request in pending {
+            if let date = request.nextFireDate {
+                schedule(ScheduledFire(date: date, key: request.key))
+            }
         }
     }
 
