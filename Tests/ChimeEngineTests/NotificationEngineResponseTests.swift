@@ -163,3 +163,52 @@ struct NotificationEngineResponseTests {
         #expect(outcome.response?.actionIdentifier == "ACTION_SETTINGS")
     }
 }
+
+@Suite("Engine: response handlers")
+struct NotificationEngineResponseHandlerTests {
+    /// An app whose response handler never finishes.
+    final class StuckApp: NotificationCenterDelegate {
+        func didReceive(_ response: NotificationResponse) async -> ResponseDisposition {
+            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }  // never resumed
+            return .standard
+        }
+    }
+
+    /// Remembers every warning.
+    final class RecordingLog: EngineLog, @unchecked Sendable {
+        // @unchecked: guarded by the lock.
+        private let lock = NSLock()
+        private var stored: [String] = []
+        var warnings: [String] { lock.withLock { stored } }
+        func warning(_ message: String) { lock.withLock { stored.append(message) } }
+        func info(_ message: String) {}
+    }
+
+    @Test func aHandlerThatNeverCompletesIsLoggedWhenItOverruns() async throws {
+        let log = RecordingLog()
+        let clock = ManualClock(now: EngineHarness.start)
+        let presenter = RecordingPresenter()
+        let engine = NotificationEngine(store: InMemoryNotificationStore(), clock: clock, presenter: presenter, log: log)
+        let center = engine.center(for: "com.example.app")
+        _ = try await center.requestAuthorization(options: [.alert])
+        let app = StuckApp()
+        await center.setDelegate(app)
+        await engine.start()
+        try await center.add(NotificationRequest(identifier: "n1", content: NotificationContent(title: "Hi"), trigger: nil))
+        _ = await presenter.nextPresentation()
+
+        let stuck = Task { try await engine.respond(appIdentifier: "com.example.app", notificationIdentifier: "n1", action: .open) }
+        // The scheduler now also wakes when the handler's 30 s are up.
+        var deadline = await clock.nextWakeUp()
+        while deadline != EngineHarness.start.addingTimeInterval(30) {
+            deadline = await clock.nextWakeUp()
+        }
+        #expect(log.warnings.isEmpty)
+        clock.advance(to: deadline)
+        _ = await clock.nextWakeUp()  // the scheduler has run its check and sleeps again
+        #expect(log.warnings.count == 1)
+        #expect(log.warnings.first?.contains("has not completed after 30 s") == true)
+        stuck.cancel()
+        withExtendedLifetime(app) {}
+    }
+}

@@ -116,13 +116,19 @@ extension NotificationEngine {
     private func handle(_ response: NotificationResponse, with delegate: any NotificationCenterDelegate, appIdentifier: String) async -> ResponseDisposition {
         let token = UUID()
         unfinishedResponses[token] = (appIdentifier, response.notification.identifier, clock.now)
+        wakeScheduler()  // so it sleeps no longer than this handler's deadline
         defer { unfinishedResponses[token] = nil }
         return await delegate.didReceive(response)
     }
 
+    /// When the oldest running response handler overruns `responseHandlerTimeout`, if one runs.
+    var unfinishedResponseDeadline: Date? {
+        unfinishedResponses.values.map(\.started).min().map { $0.addingTimeInterval(configuration.responseHandlerTimeout) }
+    }
+
     /// Logs response handlers that have run longer than `responseHandlerTimeout`, once each.
     func reportUnfinishedResponses(now: Date) {
-        for (token, entry) in unfinishedResponses where now.timeIntervalSince(entry.started) > configuration.responseHandlerTimeout {
+        for (token, entry) in unfinishedResponses where now.timeIntervalSince(entry.started) >= configuration.responseHandlerTimeout {
             log.warning("the response handler of \(entry.appIdentifier) for notification \(entry.notificationIdentifier) has not completed after \(Int(configuration.responseHandlerTimeout)) s")
             unfinishedResponses[token]?.started = .distantFuture
         }

@@ -18,7 +18,9 @@ extension NotificationEngine {
                     for fire in replay { timeline.didAdd(fire) }
                 case .fire(let due):
                     try await fire(due)
-                case .sleep(let deadline):
+                case .sleep(let nextStep):
+                    // Also wake when a response handler would overrun, to report it on time.
+                    let deadline = min(nextStep, unfinishedResponseDeadline ?? .distantFuture)
                     let task = Task { [clock] in try await clock.sleep(until: deadline) }
                     sleeper = task
                     _ = try? await task.value  // a cancellation is a wake-up
