@@ -2,9 +2,10 @@ public import ChimeCore
 
 /// Decides whether the user allows an app's notifications, when the app asks for the first time.
 ///
-/// Authorization is the user's decision. On a desktop the decider shows a prompt (a notification with
-/// Allow / Don't Allow); headless services use a fixed policy; tests use the simulated user. Once
-/// decided, the answer is stored and the app is not asked again.
+/// Authorization is the user's decision. On a desktop the decider shows a prompt through the presenter —
+/// a presenter that can ask (a notification with Allow / Don't Allow) conforms to this protocol too and is
+/// passed as the engine's `authorization`; headless services use a fixed policy (`FixedAuthorization`);
+/// tests use `SimulatedUser`. Once decided, the answer is stored and the app is not asked again.
 public protocol AuthorizationResolver: Sendable {
     /// Whether the user allows `appIdentifier` to notify with `options`.
     func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool
