@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeEngine
 import ChimeTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// The seeds' apps as the engine sees them: like/dislike photo posts, meeting invites with a typed
@@ -175,12 +176,10 @@ struct NotificationEngineResponseHandlerTests {
     }
 
     /// Remembers every warning.
-    final class RecordingLog: EngineLog, @unchecked Sendable {
-        // @unchecked: guarded by the lock.
-        private let lock = NSLock()
-        private var stored: [String] = []
-        var warnings: [String] { lock.withLock { stored } }
-        func warning(_ message: String) { lock.withLock { stored.append(message) } }
+    final class RecordingLog: EngineLog {
+        private let stored = Mutex<[String]>([])
+        var warnings: [String] { stored.withLock { $0 } }
+        func warning(_ message: String) { stored.withLock { $0.append(message) } }
         func info(_ message: String) {}
     }
 

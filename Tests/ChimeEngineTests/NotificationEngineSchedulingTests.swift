@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeEngine
 import ChimeTesting
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Engine: scheduling and delivery")
@@ -139,30 +140,44 @@ struct NotificationEngineSchedulingTests {
     }
 }
 
-/// An app in the foreground that answers `willPresent` with fixed options and records what it saw.
-final class ForegroundApp: NotificationCenterDelegate, @unchecked Sendable {
-    // @unchecked: the arrays are only touched from the engine's calls, which the tests await one at a time.
+/// An app in the foreground that answers `willPresent` with fixed options, answers responses with the
+/// disposition a test sets, and records what it saw.
+final class ForegroundApp: NotificationCenterDelegate {
+    private struct State {
+        var presented: [String] = []
+        var responses: [NotificationResponse] = []
+        var disposition: ResponseDisposition = .standard
+        var settingsOpened: [String?] = []
+    }
+
     let options: PresentationOptions
-    var presented: [String] = []
-    var responses: [NotificationResponse] = []
-    var disposition: ResponseDisposition = .standard
-    var settingsOpened: [String?] = []
+    private let state = Mutex(State())
 
     init(options: PresentationOptions = [.banner, .list, .sound]) {
         self.options = options
     }
 
+    var presented: [String] { state.withLock { $0.presented } }
+    var responses: [NotificationResponse] { state.withLock { $0.responses } }
+    var settingsOpened: [String?] { state.withLock { $0.settingsOpened } }
+    var disposition: ResponseDisposition {
+        get { state.withLock { $0.disposition } }
+        set { state.withLock { $0.disposition = newValue } }
+    }
+
     func willPresent(_ notification: DeliveredNotification) async -> PresentationOptions {
-        presented.append(notification.identifier)
+        state.withLock { $0.presented.append(notification.identifier) }
         return options
     }
 
     func didReceive(_ response: NotificationResponse) async -> ResponseDisposition {
-        responses.append(response)
-        return disposition
+        state.withLock { state in
+            state.responses.append(response)
+            return state.disposition
+        }
     }
 
     func openSettings(for notification: DeliveredNotification?) async {
-        settingsOpened.append(notification?.identifier)
+        state.withLock { $0.settingsOpened.append(notification?.identifier) }
     }
 }
