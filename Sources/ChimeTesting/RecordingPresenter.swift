@@ -14,27 +14,17 @@ import Synchronization
 /// ```
 public final class RecordingPresenter: NotificationPresenter {
     private struct State {
-        var presentations: [Presentation] = []
-        var unread = 0
-        var waiters: [CheckedContinuation<Presentation, Never>] = []
         var withdrawals: [(appIdentifier: String, identifiers: [String])] = []
         var badges: [String: Int] = [:]
     }
 
+    private let shown = Mailbox<Presentation>()
     private let state = Mutex(State())
 
     public init() {}
 
     public func present(_ presentation: Presentation) async {
-        let waiter = state.withLock { state -> CheckedContinuation<Presentation, Never>? in
-            state.presentations.append(presentation)
-            if state.waiters.isEmpty {
-                state.unread += 1
-                return nil
-            }
-            return state.waiters.removeFirst()
-        }
-        waiter?.resume(returning: presentation)
+        shown.post(presentation)
     }
 
     public func withdraw(appIdentifier: String, identifiers: [String]) async {
@@ -47,21 +37,11 @@ public final class RecordingPresenter: NotificationPresenter {
 
     /// Waits for the next presentation not yet taken by this method, oldest first.
     public func nextPresentation() async -> Presentation {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Presentation? in
-                guard state.unread > 0 else {
-                    state.waiters.append(continuation)
-                    return nil
-                }
-                state.unread -= 1
-                return state.presentations[state.presentations.count - state.unread - 1]
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
+        await shown.next()
     }
 
     /// Every presentation so far, oldest first.
-    public var presentations: [Presentation] { state.withLock { $0.presentations } }
+    public var presentations: [Presentation] { shown.all }
 
     /// The identifiers withdrawn from the screen, per call, oldest first.
     public var withdrawals: [(appIdentifier: String, identifiers: [String])] { state.withLock { $0.withdrawals } }

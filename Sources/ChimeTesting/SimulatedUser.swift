@@ -30,13 +30,11 @@ public final class SimulatedUser: AuthorizationResolver {
 
     private struct State {
         var standingAnswer: Bool?
-        var prompts: [AuthorizationPrompt] = []
-        var unreadPrompts = 0
-        var promptWaiters: [CheckedContinuation<AuthorizationPrompt, Never>] = []
         var openPrompts: [CheckedContinuation<Bool, Never>] = []
     }
 
     private let state: Mutex<State>
+    private let prompts = Mailbox<AuthorizationPrompt>()
 
     /// - Parameter answersAuthorization: how the user answers every prompt; `nil` makes each prompt wait
     ///   for `answer(allow:)`.
@@ -49,34 +47,18 @@ public final class SimulatedUser: AuthorizationResolver {
     public func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool {
         let prompt = AuthorizationPrompt(appIdentifier: appIdentifier, options: options)
         return await withCheckedContinuation { (answer: CheckedContinuation<Bool, Never>) in
-            let (standing, waiter) = state.withLock { state -> (Bool?, CheckedContinuation<AuthorizationPrompt, Never>?) in
-                state.prompts.append(prompt)
-                if let standing = state.standingAnswer { return (standing, nil) }
-                state.openPrompts.append(answer)
-                if state.promptWaiters.isEmpty {
-                    state.unreadPrompts += 1
-                    return (nil, nil)
-                }
-                return (nil, state.promptWaiters.removeFirst())
+            let standing = state.withLock { state -> Bool? in
+                if state.standingAnswer == nil { state.openPrompts.append(answer) }
+                return state.standingAnswer
             }
-            waiter?.resume(returning: prompt)
+            prompts.post(prompt)
             if let standing { answer.resume(returning: standing) }
         }
     }
 
     /// Waits until the user is asked, and returns the question.
     public func nextAuthorizationPrompt() async -> AuthorizationPrompt {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> AuthorizationPrompt? in
-                guard state.unreadPrompts > 0 else {
-                    state.promptWaiters.append(continuation)
-                    return nil
-                }
-                state.unreadPrompts -= 1
-                return state.prompts[state.prompts.count - state.unreadPrompts - 1]
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
+        await prompts.next()
     }
 
     /// Answers the oldest open prompt.
@@ -87,7 +69,7 @@ public final class SimulatedUser: AuthorizationResolver {
     }
 
     /// Every prompt the user has seen, oldest first.
-    public var authorizationPrompts: [AuthorizationPrompt] { state.withLock { $0.prompts } }
+    public var authorizationPrompts: [AuthorizationPrompt] { prompts.all }
 
     // MARK: Acting on notifications
 
