@@ -1,11 +1,20 @@
 import ChimeCore
 import ChimeEngine
+import ChimeSQLite
 import ChimeTesting
 import Foundation
 
-/// An engine over an in-memory store, a manual clock, a recording presenter and a simulated user: the
-/// whole notification system, deterministic and without waiting.
+/// An engine over a real SQLite store in a temporary folder, a manual clock, a recording presenter and a
+/// simulated user: the whole notification system, deterministic and without waiting.
 struct EngineHarness {
+    /// A temporary folder, removed when the last harness using it goes away.
+    final class Folder: Sendable {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("chime-engine-\(UUID().uuidString)")
+        var databasePath: String { url.appendingPathComponent("chime.sqlite").path }
+        init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
     static let start = Date(timeIntervalSince1970: 1_764_547_200)  // 2025-12-01T00:00:00Z
 
     let clock: ManualClock
@@ -14,15 +23,45 @@ struct EngineHarness {
     let store: any NotificationStore
     let engine: NotificationEngine
     let center: AppNotificationCenter
+    /// The folder of the SQLite store, when the harness made one.
+    let folder: Folder?
 
-    init(
-        store: any NotificationStore = InMemoryNotificationStore(),
+    /// A harness over `store`, or over a new SQLite store in a temporary folder.
+    static func make(
+        store: (any NotificationStore)? = nil,
         now: Date = EngineHarness.start,
+        answersAuthorization: Bool? = true,
+        timeZone: TimeZone = TimeZone(identifier: "Asia/Seoul")!,
+        configuration: EngineConfiguration = EngineConfiguration()
+    ) async throws -> EngineHarness {
+        if let store {
+            return EngineHarness(store: store, folder: nil, now: now, answersAuthorization: answersAuthorization, timeZone: timeZone, configuration: configuration)
+        }
+        let folder = try Folder()
+        let sqlite = try await SQLiteNotificationStore(path: folder.databasePath)
+        return EngineHarness(store: sqlite, folder: folder, now: now, answersAuthorization: answersAuthorization, timeZone: timeZone, configuration: configuration)
+    }
+
+    /// A new process, as it were: stops this engine, closes its SQLite store, and opens a new engine on the
+    /// same file at `now`.
+    func restarted(at now: Date) async throws -> EngineHarness {
+        await engine.stop()
+        guard let folder, let sqlite = store as? SQLiteNotificationStore else { preconditionFailure("only a SQLite harness restarts") }
+        await sqlite.close()
+        let reopened = try await SQLiteNotificationStore(path: folder.databasePath)
+        return EngineHarness(store: reopened, folder: folder, now: now, answersAuthorization: true, timeZone: TimeZone(identifier: "Asia/Seoul")!, configuration: EngineConfiguration())
+    }
+
+    private init(
+        store: any NotificationStore,
+        folder: Folder?,
+        now: Date,
         answersAuthorization: Bool? = true,
         timeZone: TimeZone = TimeZone(identifier: "Asia/Seoul")!,
         configuration: EngineConfiguration = EngineConfiguration()
     ) {
         self.store = store
+        self.folder = folder
         clock = ManualClock(now: now)
         user = SimulatedUser(answersAuthorization: answersAuthorization)
         engine = NotificationEngine(

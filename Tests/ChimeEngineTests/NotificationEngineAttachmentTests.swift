@@ -28,7 +28,7 @@ struct NotificationEngineAttachmentTests {
 
     @Test func attachmentsMoveIntoTheStoreWhenTheRequestIsAdded() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let h = try await EngineHarness(configuration: configuration()).started()
+        let h = try await EngineHarness.make(configuration: configuration()).started()
         let (request, original) = try photoRequest()
         try await h.center.add(request)
         #expect(await h.presenter.nextPresentation().attachments.count == 1)
@@ -45,7 +45,7 @@ struct NotificationEngineAttachmentTests {
 
     @Test func aRequestTheStoreRefusesLeavesItsAttachmentsWhereTheyWere() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let h = try await EngineHarness(store: RefusingStore(), configuration: configuration()).started()
+        let h = try await EngineHarness.make(store: RefusingStore(), configuration: configuration()).started()
         let (request, original) = try photoRequest()
         await #expect(throws: RefusingStore.Refusal.self) { try await h.center.add(request) }
         #expect(FileManager.default.fileExists(atPath: original.path))

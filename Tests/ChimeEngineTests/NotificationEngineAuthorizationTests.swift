@@ -7,7 +7,7 @@ import Testing
 @Suite("Engine: authorization")
 struct NotificationEngineAuthorizationTests {
     @Test func theUserIsAskedOnceAndTheAnswerIsKept() async throws {
-        let h = EngineHarness(answersAuthorization: nil)
+        let h = try await EngineHarness.make(answersAuthorization: nil)
         async let granted = h.center.requestAuthorization(options: [.alert, .sound])
         let prompt = await h.user.nextAuthorizationPrompt()
         #expect(prompt == .init(appIdentifier: "com.example.app", options: [.alert, .sound]))
@@ -23,7 +23,7 @@ struct NotificationEngineAuthorizationTests {
     }
 
     @Test func aDeniedAppCannotAddAndNothingIsScheduled() async throws {
-        let h = EngineHarness(answersAuthorization: false)
+        let h = try await EngineHarness.make(answersAuthorization: false)
         #expect(try await !h.center.requestAuthorization(options: [.alert]))
         await #expect {
             try await h.center.add(h.request("nope"))
@@ -33,7 +33,7 @@ struct NotificationEngineAuthorizationTests {
     }
 
     @Test func provisionalAuthorizationIsGrantedWithoutAskingAndDeliversQuietly() async throws {
-        let h = EngineHarness(answersAuthorization: nil)
+        let h = try await EngineHarness.make(answersAuthorization: nil)
         #expect(try await h.center.requestAuthorization(options: [.alert, .sound, .provisional]))
         #expect(h.user.authorizationPrompts.isEmpty)
         await h.engine.start()
@@ -46,7 +46,7 @@ struct NotificationEngineAuthorizationTests {
     }
 
     @Test func theUsersSettingChangesApplyToTheNextNotification() async throws {
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         var settings = try await h.center.notificationSettings()
         settings.soundSetting = .disabled
         try await h.center.updateSettings(settings)
@@ -57,13 +57,13 @@ struct NotificationEngineAuthorizationTests {
     }
 
     @Test func openSettingsReachesOnlyAppsThatOfferTheirOwnSettings() async throws {
-        let h = EngineHarness()
+        let h = try await EngineHarness.make()
         let app = ForegroundApp()
         await h.center.setDelegate(app)
         _ = try await h.center.requestAuthorization(options: [.alert])
         #expect(try await !h.engine.openSettings(appIdentifier: "com.example.app", notificationIdentifier: nil))
 
-        let offering = EngineHarness()
+        let offering = try await EngineHarness.make()
         let settingsApp = ForegroundApp()
         await offering.center.setDelegate(settingsApp)
         _ = try await offering.center.requestAuthorization(options: [.alert, .providesAppNotificationSettings])

@@ -10,14 +10,12 @@ import Testing
 struct NotificationEngineMisfireTests {
     let hour: TimeInterval = 3600
 
-    /// Adds `request` to a running engine, stops it, and starts a new one over the same store `downtime`
-    /// seconds later.
+    /// Adds `request` to a running engine, stops it, and starts a new one on the same SQLite file
+    /// `downtime` seconds later.
     func restart(after downtime: TimeInterval, with request: (EngineHarness) throws -> NotificationRequest) async throws -> EngineHarness {
-        let store = InMemoryNotificationStore()
-        let before = try await EngineHarness(store: store).started()
+        let before = try await EngineHarness.make().started()
         try await before.center.add(request(before))
-        await before.engine.stop()
-        return try await EngineHarness(store: store, now: EngineHarness.start.addingTimeInterval(downtime)).started()
+        return try await before.restarted(at: EngineHarness.start.addingTimeInterval(downtime)).started()
     }
 
     @Test func aMissedFireIsDeliveredOnceLateByDefault() async throws {

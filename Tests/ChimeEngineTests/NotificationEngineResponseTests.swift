@@ -35,7 +35,7 @@ struct NotificationEngineResponseTests {
     /// A started engine with the categories registered, an app delegate attached, and one delivered
     /// notification of `category`.
     func delivered(in category: String, delegate: ForegroundApp) async throws -> EngineHarness {
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         try await h.center.setNotificationCategories([Self.photoCategory(), Self.meetingCategory()])
         await h.center.setDelegate(delegate, isForeground: false)
         try await h.center.add(h.request("n1", category: category))
@@ -119,7 +119,7 @@ struct NotificationEngineResponseTests {
 
     @Test func theRatingExtensionReplacesRateWithStarsAndKeepsTheNotification() async throws {
         let app = ForegroundApp()
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         try await h.center.setNotificationCategories([
             NotificationCategory(identifier: "rating", actions: [NotificationAction(identifier: "rate", title: "Rate")])
         ])
@@ -154,7 +154,7 @@ struct NotificationEngineResponseTests {
     }
 
     @Test func withoutARunningAppTheResponseIsLeftForTheLauncher() async throws {
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         try await h.center.setNotificationCategories([Self.photoCategory()])
         try await h.center.add(h.request("n1", category: "CATEGORY_IMAGE_POSTING"))
         _ = await h.presenter.nextPresentation()

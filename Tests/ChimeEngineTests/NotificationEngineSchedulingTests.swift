@@ -8,7 +8,7 @@ import Testing
 @Suite("Engine: scheduling and delivery")
 struct NotificationEngineSchedulingTests {
     @Test func aRequestFiresAtItsDateAndIsPresentedAndListedAsDelivered() async throws {
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         try await h.center.add(h.request("tea", title: "Tea is ready", trigger: h.after(300)))
         #expect(try await h.center.pendingNotificationRequests().map(\.identifier) == ["tea"])
 
@@ -25,7 +25,7 @@ struct NotificationEngineSchedulingTests {
     }
 
     @Test func aRequestWithoutTriggerIsDeliveredAtOnce() async throws {
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         try await h.center.add(h.request("now"))
         let shown = await h.presenter.nextPresentation()
         #expect(shown.notificationIdentifier == "now")
@@ -33,7 +33,7 @@ struct NotificationEngineSchedulingTests {
     }
 
     @Test func theSameIdentifierReplacesThePendingRequest() async throws {
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         try await h.center.add(h.request("alarm", title: "First", trigger: h.after(60)))
         try await h.center.add(h.request("alarm", title: "Second", trigger: h.after(120)))
         #expect(try await h.center.pendingNotificationRequests().map(\.content.title) == ["Second"])
@@ -44,7 +44,7 @@ struct NotificationEngineSchedulingTests {
     }
 
     @Test func aBatchIsAddedWholeOrNotAtAll() async throws {
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         let push = try NotificationRequest(identifier: "push", content: NotificationContent(title: "Remote"), trigger: .push(PushTrigger()))
         await #expect {
             try await h.center.add(contentsOf: [h.request("a", trigger: h.after(60)), push])
@@ -59,7 +59,7 @@ struct NotificationEngineSchedulingTests {
     }
 
     @Test func aRemovedRequestNeverFires() async throws {
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         try await h.center.add(h.request("gone", trigger: h.after(60)))
         try await h.center.add(h.request("kept", trigger: h.after(90)))
         try await h.center.removePendingNotificationRequests(withIdentifiers: ["gone"])
@@ -69,7 +69,7 @@ struct NotificationEngineSchedulingTests {
     }
 
     @Test func aRepeatingIntervalFiresEveryIntervalFromItsAnchor() async throws {
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         try await h.center.add(h.request("stretch", trigger: h.after(3600, repeats: true)))
         for hour in 1...3 {
             await h.run(until: EngineHarness.start.addingTimeInterval(Double(hour) * 3600))
@@ -81,7 +81,7 @@ struct NotificationEngineSchedulingTests {
     }
 
     @Test func aDailyCalendarTriggerFiresAtTheWallClockTimeOfTheUsersZone() async throws {
-        let h = try await EngineHarness(timeZone: TimeZone(identifier: "Asia/Seoul")!).started()
+        let h = try await EngineHarness.make(timeZone: TimeZone(identifier: "Asia/Seoul")!).started()
         let alarm = try CalendarTrigger(dateMatching: DateComponents(hour: 7, minute: 30), repeats: true)
         try await h.center.add(h.request("alarm", trigger: .calendar(alarm)))
         // 2025-12-01T07:30:00+09:00 is 2025-11-30T22:30:00Z, already past at the start; next is Dec 2 07:30+09.
@@ -93,7 +93,7 @@ struct NotificationEngineSchedulingTests {
     }
 
     @Test func aTimeZoneChangeMovesFloatingCalendarTriggers() async throws {
-        let h = try await EngineHarness(timeZone: TimeZone(identifier: "Asia/Seoul")!).started()
+        let h = try await EngineHarness.make(timeZone: TimeZone(identifier: "Asia/Seoul")!).started()
         let alarm = try CalendarTrigger(dateMatching: DateComponents(hour: 7, minute: 30), repeats: true)
         try await h.center.add(h.request("alarm", trigger: .calendar(alarm)))
         // The user flies to New York: 07:30 there is 2025-12-01T12:30:00Z.
@@ -104,7 +104,7 @@ struct NotificationEngineSchedulingTests {
     }
 
     @Test func aDeliveredBadgeBecomesTheAppsBadge() async throws {
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         var content = NotificationContent(title: "Mail")
         content.badge = 3
         try await h.center.add(NotificationRequest(identifier: "mail", content: content, trigger: nil))
@@ -116,7 +116,7 @@ struct NotificationEngineSchedulingTests {
     }
 
     @Test func localizedTextIsResolvedAtDeliveryInTheLanguageOfThatMoment() async throws {
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         await h.engine.setLocalizer(NotificationLocalizer(tables: [
             "en": StringsTable(entries: ["TEA": "Your %@ is ready"]),
             "ko": StringsTable(entries: ["TEA": "%@ 준비 완료"]),
@@ -129,7 +129,7 @@ struct NotificationEngineSchedulingTests {
     }
 
     @Test func theForegroundAppChoosesHowItsNotificationsArePresented() async throws {
-        let h = try await EngineHarness().started()
+        let h = try await EngineHarness.make().started()
         let app = ForegroundApp(options: [.list, .sound])
         await h.center.setDelegate(app)
         try await h.center.add(h.request("chat"))
