@@ -65,8 +65,9 @@ struct TerminalRendererTests {
                 """)
     }
 
-    @Test func theHeaderMarksUpdatesLatenessLevelFocusAndBadge() {
+    @Test func theHeaderMarksUpdatesLatenessLevelFocusAndBadgeAndTheSubtitleFollowsTheTitle() {
         let late = Self.presentation { presentation in
+            presentation.subtitle = "Album: Trip"
             presentation.isLate = true
             presentation.scheduledDate = Self.delivered.addingTimeInterval(-86_400 - 1800)  // the day before, 08:30
             presentation.interruptionLevel = .timeSensitive
@@ -80,6 +81,7 @@ struct TerminalRendererTests {
                 [Photos] 09:00 · updated · late, due 2025-11-30 08:30 · time-sensitive
                   through focus · badge 5
                   New Photo
+                  Album: Trip
                   Jane Doe posted a new photo
                   3 more notifications from Jane
 
