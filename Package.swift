@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ChimeEngine", targets: ["ChimeEngine"]),
         .library(name: "ChimeTesting", targets: ["ChimeTesting"]),
         .library(name: "ChimeSQLite", targets: ["ChimeSQLite"]),
+        .library(name: "ChimeTerminal", targets: ["ChimeTerminal"]),
         .executable(name: "chime", targets: ["chime"]),
         .executable(name: "chime-bench", targets: ["chime-bench"]),
     ],
@@ -27,6 +28,10 @@ let package = Package(
         // The embedded store: SQLite connections, migrations, group commit, and the engine's store on them.
         .target(name: "ChimeSQLite", dependencies: ["CSQLite", "ChimeEngine", "ChimeCore"]),
 
+        // The terminal presenter: notifications and the authorization prompt on a terminal, answered by
+        // typing a choice.
+        .target(name: "ChimeTerminal", dependencies: ["ChimeEngine", "ChimeCore"]),
+
         // The `chime` command line: parsing and commands as a library so tests reach them.
         .target(name: "ChimeCLI", dependencies: ["ChimeCore"]),
         .executableTarget(name: "chime", dependencies: ["ChimeCLI"]),
@@ -44,6 +49,7 @@ let package = Package(
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTesting"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
         .testTarget(name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore", "ChimeSQLite"]),
+        .testTarget(name: "ChimeTerminalTests", dependencies: ["ChimeTerminal", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
     ]
 )
