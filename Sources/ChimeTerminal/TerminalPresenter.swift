@@ -161,8 +161,8 @@ public final class TerminalPresenter: NotificationPresenter, AuthorizationResolv
     // MARK: AuthorizationResolver
 
     /// Asks "Allow “App” to send notifications? [y/n]" once the prompts before it are answered, and
-    /// returns the user's answer.
-    public func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool {
+    /// returns the user's answer; `nil` when input has ended, so the app stays undecided.
+    public func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool? {
         await session.ask(appIdentifier: appIdentifier, options: options)
     }
 }
@@ -174,7 +174,7 @@ private final class TerminalSession: Sendable {
     private struct Shared {
         weak var engine: NotificationEngine?
         var nextQuestion = 0
-        var questions: [Int: CheckedContinuation<Bool, Never>] = [:]
+        var questions: [Int: CheckedContinuation<Bool?, Never>] = [:]
         var isFinished = false
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -207,17 +207,17 @@ private final class TerminalSession: Sendable {
         events.post(event)
     }
 
-    func ask(appIdentifier: String, options: AuthorizationOptions) async -> Bool {
-        await withCheckedContinuation { (answer: CheckedContinuation<Bool, Never>) in
+    func ask(appIdentifier: String, options: AuthorizationOptions) async -> Bool? {
+        await withCheckedContinuation { (answer: CheckedContinuation<Bool?, Never>) in
             let id = shared.withLock { shared -> Int? in
                 guard !shared.isFinished else { return nil }
                 shared.nextQuestion += 1
                 shared.questions[shared.nextQuestion] = answer
                 return shared.nextQuestion
             }
-            guard let id else { return answer.resume(returning: false) }
+            guard let id else { return answer.resume(returning: nil) }
             if !events.post(.authorize(AuthorizationQuestion(id: id, appIdentifier: appIdentifier, options: options))) {
-                self.answer(id, allowed: false)
+                self.answer(id, allowed: nil)
             }
         }
     }
@@ -260,7 +260,7 @@ private final class TerminalSession: Sendable {
             }
             return (Array(shared.questions.values), shared.stopWaiters)
         }
-        for question in questions { question.resume(returning: false) }
+        for question in questions { question.resume(returning: nil) }
         for waiter in waiters { waiter.resume() }
     }
 
@@ -284,7 +284,7 @@ private final class TerminalSession: Sendable {
         }
     }
 
-    private func answer(_ id: Int, allowed: Bool) {
+    private func answer(_ id: Int, allowed: Bool?) {
         let question = shared.withLock { $0.questions.removeValue(forKey: id) }
         question?.resume(returning: allowed)
     }

@@ -44,7 +44,7 @@ public final class SimulatedUser: AuthorizationResolver {
 
     // MARK: Authorization
 
-    public func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool {
+    public func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool? {
         let prompt = AuthorizationPrompt(appIdentifier: appIdentifier, options: options)
         return await withCheckedContinuation { (answer: CheckedContinuation<Bool, Never>) in
             let standing = state.withLock { state -> Bool? in

@@ -74,4 +74,16 @@ struct NotificationEngineAuthorizationTests {
         #expect(settingsApp.settingsOpened == ["n1"])
         #expect(app.settingsOpened.isEmpty)
     }
+
+    @Test func whenNobodyAnswersTheAppStaysUndecided() async throws {
+        struct NobodyAnswers: AuthorizationResolver {
+            func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool? { nil }
+        }
+        let engine = NotificationEngine(
+            store: InMemoryNotificationStore(), clock: ManualClock(now: EngineHarness.start), presenter: RecordingPresenter(),
+            authorization: NobodyAnswers(), log: SilentLog())
+        let center = engine.center(for: "com.example.app")
+        #expect(try await !center.requestAuthorization(options: [.alert]))
+        #expect(try await center.notificationSettings().authorizationStatus == .notDetermined)
+    }
 }

@@ -89,6 +89,9 @@ struct NotificationEngineResponseTests {
         #expect(silent.response == nil)
         #expect(silent.launch == .none)
         #expect(other.responses.isEmpty)
+        // Either way the user cleared it: it leaves the delivered list.
+        #expect(try await h.center.deliveredNotifications().isEmpty)
+        #expect(try await plain.center.deliveredNotifications().isEmpty)
     }
 
     @Test func theTypedReasonReachesTheHandler() async throws {

@@ -123,7 +123,7 @@ struct TerminalConversationTests {
         #expect(
             conversation.handle(.authorize(question))
                 == [.write(renderer.authorizationQuestion(appIdentifier: "com.example.photos", options: [.alert, .sound]))])
-        #expect(conversation.handle(.endOfInput) == [.write("\n  Input closed: not allowed.\n"), .answer(id: 7, allowed: false)])
+        #expect(conversation.handle(.endOfInput) == [.write("\n  Input closed: left undecided.\n"), .answer(id: 7, allowed: nil)])
         #expect(conversation.inputClosed)
     }
 

@@ -260,10 +260,11 @@ struct TerminalPresenterTests {
 
         try await center.add(TerminalHarness.request("alarm-1", Seeds.alarm()))
         try await h.expectScreen("\u{7}\n[Photos] 09:00\n  Alarm\n  Beep Beep\n  2 more notifications\n")
-        // Nobody can answer: another app's question is shown and answered "not allowed".
+        // Nobody can answer: another app's question is shown and left undecided.
         let other = h.engine.center(for: "com.example.meetings")
         #expect(try await other.requestAuthorization(options: [.alert]) == false)
-        try await h.expectScreen("\nMeetings asks to send notifications; with no input to answer, it is not allowed.\n")
+        try await h.expectScreen("\nMeetings asks to send notifications; with no input to answer, it is left\nundecided.\n")
+        #expect(try await other.notificationSettings().authorizationStatus == .notDetermined)  // may ask again later
         #expect(app.responses.isEmpty)
         #expect(try await h.finish() == "")
     }

@@ -7,8 +7,9 @@ public import ChimeCore
 /// passed as the engine's `authorization`; headless services use a fixed policy (`FixedAuthorization`);
 /// tests use `SimulatedUser`. Once decided, the answer is stored and the app is not asked again.
 public protocol AuthorizationResolver: Sendable {
-    /// Whether the user allows `appIdentifier` to notify with `options`.
-    func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool
+    /// Whether the user allows `appIdentifier` to notify with `options`; `nil` when nobody could answer
+    /// (no input, the prompt went away): the app stays undecided and may ask again later.
+    func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool?
 }
 
 /// A fixed answer, for headless use and for tests that do not care: allow everything, or nothing.
@@ -22,7 +23,7 @@ public struct FixedAuthorization: AuthorizationResolver {
     public static let allowAll = FixedAuthorization(allows: true)
     public static let denyAll = FixedAuthorization(allows: false)
 
-    public func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool {
+    public func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool? {
         allows
     }
 }

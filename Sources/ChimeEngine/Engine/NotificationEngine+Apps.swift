@@ -10,7 +10,7 @@ extension NotificationEngine {
 
     /// Asks the user, once, whether the app may notify with `options`; later calls answer from the stored
     /// decision. `.provisional` is granted at once without asking, as on iOS, and a provisional app that
-    /// asks again without it is asked for real.
+    /// asks again without it is asked for real. When nobody answers, nothing is stored and the answer is no.
     func requestAuthorization(appIdentifier: String, options: AuthorizationOptions) async throws -> Bool {
         var record = try await appRecord(appIdentifier)
         let status = record.settings.authorizationStatus
@@ -21,7 +21,8 @@ extension NotificationEngine {
         if options.contains(.provisional) {
             allowed = true
         } else {
-            allowed = await authorization.decide(appIdentifier: appIdentifier, options: options)
+            guard let answer = await authorization.decide(appIdentifier: appIdentifier, options: options) else { return false }
+            allowed = answer
         }
         // The answer may have been given elsewhere while the user looked at the prompt; the first wins.
         record = try await appRecord(appIdentifier)

@@ -33,13 +33,21 @@ public struct ResponseOutcome: Sendable, Hashable {
     public var deliveredToApp: Bool
     /// What the app decided for the notification (or the standard behaviour).
     public var disposition: ResponseDisposition
+
+    public init(response: NotificationResponse?, launch: Launch, deliveredToApp: Bool, disposition: ResponseDisposition) {
+        self.response = response
+        self.launch = launch
+        self.deliveredToApp = deliveredToApp
+        self.disposition = disposition
+    }
 }
 
 extension NotificationEngine {
     /// Routes the user's action on a delivered notification to its app and applies the app's decision.
     ///
-    /// Rules: opening is the default action and launches the app to the front; a dismissal reaches the app
-    /// only when the category has `customDismissAction`; a button must be one the notification offers now
+    /// Rules: opening is the default action and launches the app to the front; a dismissal removes the
+    /// notification from the delivered list and reaches the app only when the category has
+    /// `customDismissAction`; a button must be one the notification offers now
     /// (its category's, or those the app put in their place); `.foreground` buttons launch the app to the
     /// front, others in the background; `.authenticationRequired` buttons are refused while the session is
     /// locked; a text-input button needs the user's text.
@@ -147,6 +155,9 @@ extension NotificationEngine {
         case .keepOnScreen:
             if current != notification { try await store.updateDelivered(appIdentifier: appIdentifier, current) }
             await present(current, appIdentifier: appIdentifier)
+        case .standard where userAction == .dismiss:
+            // The user cleared it: gone from the screen and from the list, as on iOS.
+            try await removeDelivered(appIdentifier: appIdentifier, identifiers: [notification.identifier])
         case .standard:
             if current != notification { try await store.updateDelivered(appIdentifier: appIdentifier, current) }
             // The user's action took the notification off the screen; it stays in the delivered list.

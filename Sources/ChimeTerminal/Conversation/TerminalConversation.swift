@@ -62,7 +62,8 @@ struct TerminalConversation {
         /// Send the user's action to the engine, then feed its result back as `.responded`.
         case respond(NotificationKey, UserAction)
         /// Return the user's decision to the authorization question `id`.
-        case answer(id: Int, allowed: Bool)
+        /// The user's answer to an authorization question; `nil` when input ended before one came.
+        case answer(id: Int, allowed: Bool?)
     }
 
     /// What the user is answering now.
@@ -280,7 +281,7 @@ struct TerminalConversation {
             prompt = .none
         case .authorization(let question):
             write(renderer.authorizationInputClosed)
-            effects.append(.answer(id: question.id, allowed: false))
+            effects.append(.answer(id: question.id, allowed: nil))
             prompt = .none
         case .none, .responding:
             break
@@ -312,7 +313,7 @@ struct TerminalConversation {
     private mutating func ask(_ question: AuthorizationQuestion) {
         if inputClosed {
             write(renderer.authorizationWithoutInput(appIdentifier: question.appIdentifier))
-            effects.append(.answer(id: question.id, allowed: false))
+            effects.append(.answer(id: question.id, allowed: nil))
         } else {
             write(renderer.authorizationQuestion(appIdentifier: question.appIdentifier, options: question.options))
             prompt = .authorization(question)

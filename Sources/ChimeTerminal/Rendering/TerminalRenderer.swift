@@ -267,12 +267,12 @@ struct TerminalRenderer: Sendable {
 
     /// Input closed while the question was open. Nobody can answer any more, so the app is not allowed: a
     /// decision is needed, and this is the one that lets nothing happen the user did not agree to.
-    var authorizationInputClosed: String { "\n" + block("Input closed: not allowed.", styled: style.dim) }
+    var authorizationInputClosed: String { "\n" + block("Input closed: left undecided.", styled: style.dim) }
 
-    /// A question asked after input closed: shown, and answered "not allowed" (see
-    /// `authorizationInputClosed`).
+    /// A question asked after input closed: shown, and left undecided (see `authorizationInputClosed`);
+    /// the app may ask again when someone can answer.
     func authorizationWithoutInput(appIdentifier: String) -> String {
-        "\n" + block("\(appLabel(appIdentifier)) asks to send notifications; with no input to answer, it is not allowed.", indent: "")
+        "\n" + block("\(appLabel(appIdentifier)) asks to send notifications; with no input to answer, it is left undecided.", indent: "")
     }
 
     /// "alerts, sounds, badges, critical alerts (they sound even when muted)".
