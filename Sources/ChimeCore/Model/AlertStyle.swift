@@ -15,4 +15,6 @@ public enum AlertStyle: Int, Sendable, Hashable, CaseIterable {
     case alert = 2
 }
 
-extension AlertStyle: NamedCaseCodable {}
+extension AlertStyle: NamedCaseCodable {
+    static let caseNames = ["none", "banner", "alert"]
+}

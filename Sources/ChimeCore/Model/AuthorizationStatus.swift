@@ -28,4 +28,6 @@ public enum AuthorizationStatus: Int, Sendable, Hashable, CaseIterable {
     }
 }
 
-extension AuthorizationStatus: NamedCaseCodable {}
+extension AuthorizationStatus: NamedCaseCodable {
+    static let caseNames = ["notDetermined", "denied", "authorized", "provisional", "ephemeral"]
+}

@@ -14,4 +14,6 @@ public enum NotificationSetting: Int, Sendable, Hashable, CaseIterable {
     case enabled = 2
 }
 
-extension NotificationSetting: NamedCaseCodable {}
+extension NotificationSetting: NamedCaseCodable {
+    static let caseNames = ["notSupported", "disabled", "enabled"]
+}

@@ -37,17 +37,20 @@ enum OptionSetCoding {
 /// The JSON shape of Chime's Apple-numbered enums: the case name (`"notDetermined"`), as
 /// `InterruptionLevel` does with its APNs name. Decoding also accepts Apple's raw value (`0`).
 ///
-/// Conforming is all an enum does: `extension AlertStyle: NamedCaseCodable {}`.
-protocol NamedCaseCodable: Codable, CaseIterable, RawRepresentable where RawValue == Int {}
+/// An enum conforms by listing its case names in raw-value order (its raw values are 0, 1, 2, ...):
+/// `extension AlertStyle: NamedCaseCodable { static let caseNames = ["none", "banner", "alert"] }`.
+/// A table rather than `String(describing:)`, which goes through reflection and dominated the cost of
+/// decoding settings.
+protocol NamedCaseCodable: Codable, CaseIterable, RawRepresentable where RawValue == Int {
+    /// The names of the cases, indexed by raw value.
+    static var caseNames: [String] { get }
+}
 
 extension NamedCaseCodable {
-    /// The case's name as written in Swift, which is what JSON shows.
-    var caseName: String { String(describing: self) }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {
-            guard let value = Self.allCases.first(where: { $0.caseName == text }) else {
+            guard let index = Self.caseNames.firstIndex(of: text), let value = Self(rawValue: index) else {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown case name")
             }
             self = value
@@ -61,6 +64,6 @@ extension NamedCaseCodable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(caseName)
+        try container.encode(Self.caseNames[rawValue])
     }
 }

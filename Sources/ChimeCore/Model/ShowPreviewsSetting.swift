@@ -27,4 +27,6 @@ public enum ShowPreviewsSetting: Int, Sendable, Hashable, CaseIterable {
     }
 }
 
-extension ShowPreviewsSetting: NamedCaseCodable {}
+extension ShowPreviewsSetting: NamedCaseCodable {
+    static let caseNames = ["always", "whenAuthenticated", "never"]
+}
