@@ -32,6 +32,11 @@ public final class SQLiteNotificationStore: NotificationStore {
         await database.close()
     }
 
+    /// The number of write transactions committed since the store was opened. With group commit,
+    /// concurrent calls share transactions, so this is usually far below the number of calls; benchmarks
+    /// report it to show the batching.
+    public var committedTransactionCount: Int { database.committedTransactionCount }
+
     // MARK: Apps
 
     public func app(_ appIdentifier: String) async throws -> AppRecord? {
