@@ -70,21 +70,14 @@ final class TimestampingPresenter: NotificationPresenter {
     /// Every presentation so far, in the order `present` was called.
     var all: [Shown] { shown.withLock { $0 } }
 
-    /// Waits until `count` presentations were made or `deadline` passed (checking every `interval`);
-    /// returns whether the count was reached. Calls `progress` about once a second.
-    func wait(forCount count: Int, until deadline: Date, checkingEvery interval: Duration = .milliseconds(1),
-              progress: ((Int) -> Void)? = nil) async throws -> Bool {
-        var lastReport = Date()
-        while true {
-            let current = self.count
-            if current >= count { return true }
+    /// Waits until `count` presentations were made or `deadline` passed, checking every millisecond;
+    /// returns whether the count was reached.
+    func wait(forCount count: Int, until deadline: Date) async throws -> Bool {
+        while self.count < count {
             if Date() >= deadline { return false }
-            if let progress, Date().timeIntervalSince(lastReport) >= 1 {
-                progress(current)
-                lastReport = Date()
-            }
-            try await Task.sleep(for: interval)
+            try await Task.sleep(for: .milliseconds(1))
         }
+        return true
     }
 }
 
