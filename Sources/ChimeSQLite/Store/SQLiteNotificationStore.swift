@@ -220,6 +220,20 @@ public final class SQLiteNotificationStore: NotificationStore {
         return Int(count)
     }
 
+    public func deliveredCounts(appIdentifier: String, threadIdentifiers: Set<String>) async throws -> [String: Int] {
+        try await database.read { db in
+            let count = try db.prepare("SELECT count(*) FROM delivered WHERE app_id = ? AND thread_id = ?")
+            var counts: [String: Int] = [:]
+            for thread in threadIdentifiers {
+                guard case .integer(let value) = try count.rows([.text(appIdentifier), .text(thread)]).first?.first else {
+                    throw StoreCoding.corruptRow
+                }
+                counts[thread] = Int(value)
+            }
+            return counts
+        }
+    }
+
     public func updateDelivered(appIdentifier: String, _ notification: DeliveredNotification) async throws {
         let blob = try StoreCoding.encode(notification)
         try await database.write { db in
