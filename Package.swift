@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "chime-crash-probe", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeCore"]),
 
         // Benchmarks: separate executables that print figures beside a baseline from the same run.
-        .executableTarget(name: "chime-bench", dependencies: ["ChimeCore", "ChimeSQLite"]),
+        .executableTarget(name: "chime-bench", dependencies: ["ChimeCore", "ChimeEngine", "ChimeSQLite"]),
 
         // Test helper: writes rows and prints each acknowledged id until it is killed, so a test can
         // `kill -9` it mid-burst and check that every acknowledged write survived.

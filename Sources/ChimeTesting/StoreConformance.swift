@@ -196,6 +196,9 @@ public enum StoreConformance {
         try expect(try await store.deliveredNotifications(appIdentifier: app) == delivered.reversed(), "newest first")
         try expect(try await store.deliveredCount(appIdentifier: app, threadIdentifier: "photos") == 3, "three in the photos thread")
         try expect(try await store.deliveredCount(appIdentifier: app, threadIdentifier: "") == 1, "one in the default group")
+        try expect(
+            try await store.deliveredCounts(appIdentifier: app, threadIdentifiers: ["photos", "", "empty"]) == ["photos": 3, "": 1, "empty": 0],
+            "several threads counted at once, an empty one as 0")
 
         let updated = try delivered[1].replacingActions([NotificationAction(identifier: "unlike", title: "Unlike")])
         try await store.updateDelivered(appIdentifier: app, updated)

@@ -1,37 +1,59 @@
 import Foundation
 
+// The first reading, for the scale workload's child: how long the process took to reach `main`.
+let mainStarted = Date()
+
 // chime-bench: Chime's benchmarks. Each workload prints one JSON line with its figures and the baseline
 // measured in the same run. Figures are only comparable as ratios within one run.
 
 let usage = """
-    USAGE: chime-bench <workload> [--cases N] [--rounds N]
+    USAGE: chime-bench <workload> [options]
 
     Workloads:
       triggers       CalendarTrigger.nextTriggerDate against Foundation's Calendar.nextDate, same cases
       sqlite-writes  concurrent writes with group commit against the same writes one after another
+      burst          adds (single, concurrent, batch) against the raw SQLite floor; lateness, losses and
+                     duplicates of 100,000 requests due within 10 s
+      scale          1,000,000 pending requests: add rate against the raw SQLite floor, memory, store size,
+                     and a new process's time from start to its first fire
 
     Options:
-      --cases N   cases (triggers) or writes (sqlite-writes) per round (default 100000 and 2000)
-      --rounds N  timed rounds; the fastest counts (default 3)
-      -h, --help  show this help
+      --cases N     cases (triggers) or writes (sqlite-writes) per round (default 100000 and 2000)
+      --rounds N    timed rounds; the fastest counts (default 3)
+      --requests N  requests (burst: 100000, scale: 1000000)
+      --single N    burst: single adds awaited one after another (default 10000)
+      --tasks N     burst: tasks adding at once (default 64)
+      -h, --help    show this help
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "scale-child" {
+    // Spawned by the scale workload: scale-child <store path> <spawn time, seconds since 1970>.
+    guard arguments.count == 3, let spawned = Double(arguments[2]) else {
+        FileHandle.standardError.write(Data("chime-bench: scale-child <store path> <spawn time>\n".utf8))
+        exit(64)
+    }
+    let report = try await ScaleChild.run(
+        storePath: arguments[1], spawned: Date(timeIntervalSince1970: spawned), mainStarted: mainStarted)
+    print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+    exit(0)
+}
 if arguments.isEmpty || arguments.contains("-h") || arguments.contains("--help") {
     print(usage)
     exit(arguments.isEmpty ? 64 : 0)
 }
 let workload = arguments.removeFirst()
-var cases: Int?
-var rounds: Int?
+var options: [String: Int] = [:]
 while !arguments.isEmpty {
     let option = arguments.removeFirst()
-    guard ["--cases", "--rounds"].contains(option), let value = arguments.first.flatMap(Int.init), value > 0 else {
+    guard ["--cases", "--rounds", "--requests", "--single", "--tasks"].contains(option),
+          let value = arguments.first.flatMap(Int.init), value > 0
+    else {
         FileHandle.standardError.write(Data("chime-bench: unexpected argument '\(option)'\n\n\(usage)\n".utf8))
         exit(64)
     }
     arguments.removeFirst()
-    if option == "--cases" { cases = value } else { rounds = value }
+    options[option] = value
 }
 
 let encoder = JSONEncoder()
@@ -39,13 +61,23 @@ encoder.outputFormatting = [.sortedKeys]
 switch workload {
 case "triggers":
     var benchmark = CalendarTriggerBenchmark()
-    if let cases { benchmark.casesPerRound = cases }
-    if let rounds { benchmark.rounds = rounds }
+    if let cases = options["--cases"] { benchmark.casesPerRound = cases }
+    if let rounds = options["--rounds"] { benchmark.rounds = rounds }
     print(String(decoding: try encoder.encode(try benchmark.run()), as: UTF8.self))
 case "sqlite-writes":
     var benchmark = SQLiteWriteBenchmark()
-    if let cases { benchmark.writesPerRound = cases }
-    if let rounds { benchmark.rounds = rounds }
+    if let cases = options["--cases"] { benchmark.writesPerRound = cases }
+    if let rounds = options["--rounds"] { benchmark.rounds = rounds }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
+case "burst":
+    var benchmark = BurstBenchmark()
+    if let requests = options["--requests"] { benchmark.requests = requests }
+    if let single = options["--single"] { benchmark.singleAddRequests = single }
+    if let tasks = options["--tasks"] { benchmark.tasks = tasks }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
+case "scale":
+    var benchmark = ScaleBenchmark()
+    if let requests = options["--requests"] { benchmark.requests = requests }
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 default:
     FileHandle.standardError.write(Data("chime-bench: unknown workload '\(workload)'\n\n\(usage)\n".utf8))

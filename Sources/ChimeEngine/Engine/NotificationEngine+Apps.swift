@@ -73,38 +73,110 @@ extension NotificationEngine {
     /// Validates the requests, moves their attachments into the store, and schedules them, replacing
     /// pending requests with the same identifiers. All or nothing: returns once every request is durable,
     /// or throws having scheduled none.
+    ///
+    /// Adds made while earlier ones are being written wait and are written together, in the order they
+    /// were made, with one read of each app's record and one store call (see `writeQueuedAdds`).
     func add(appIdentifier: String, _ requests: [NotificationRequest]) async throws {
         for request in requests { try request.validateForScheduling() }
-        let record = try await appRecord(appIdentifier)
-        guard record.settings.authorizationStatus != .denied else {
-            throw ChimeError(.notificationsNotAllowed, field: "authorization", "the user has not allowed this app's notifications")
-        }
-        var moved: [(stored: [NotificationAttachment], original: [NotificationAttachment])] = []
         let now = clock.now
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            queuedAdds.append(QueuedAdd(appIdentifier: appIdentifier, requests: requests, now: now, continuation: continuation))
+            if !isWritingAdds {
+                isWritingAdds = true
+                Task { await writeQueuedAdds() }
+            }
+        }
+    }
+
+    /// Writes the queued adds until none is left: per batch, each app's record is read once (a denied app's
+    /// adds fail), attachments are moved into the store, and the requests of every add go to the store in
+    /// one call. If that call fails, each add is written alone, so only one at fault fails; each caller
+    /// hears about its own add once it is durable or has failed.
+    func writeQueuedAdds() async {
+        while !queuedAdds.isEmpty {
+            let batch = queuedAdds
+            queuedAdds = []
+            var records: [String: Result<AppRecord, any Error>] = [:]
+            for appIdentifier in Set(batch.map(\.appIdentifier)) {
+                do {
+                    records[appIdentifier] = .success(try await appRecord(appIdentifier))
+                } catch {
+                    records[appIdentifier] = .failure(error)
+                }
+            }
+            var accepted: [(add: QueuedAdd, pending: [PendingRequest], moved: [MovedAttachments])] = []
+            for add in batch {
+                do {
+                    let record = try records[add.appIdentifier]!.get()
+                    guard record.settings.authorizationStatus != .denied else {
+                        throw ChimeError(.notificationsNotAllowed, field: "authorization", "the user has not allowed this app's notifications")
+                    }
+                    let (pending, moved) = try prepare(add)
+                    accepted.append((add, pending, moved))
+                } catch {
+                    add.continuation.resume(throwing: error)
+                }
+            }
+            guard !accepted.isEmpty else { continue }
+            do {
+                try await store.addPending(accepted.flatMap(\.pending))
+                for (add, pending, _) in accepted { didAdd(pending, add) }
+            } catch {
+                if accepted.count == 1 {
+                    fail(accepted[0].add, moved: accepted[0].moved, error)
+                    continue
+                }
+                for (add, pending, moved) in accepted {
+                    do {
+                        try await store.addPending(pending)
+                        didAdd(pending, add)
+                    } catch {
+                        fail(add, moved: moved, error)
+                    }
+                }
+            }
+        }
+        isWritingAdds = false
+    }
+
+    /// Moves an add's attachments into the store and makes its pending requests; on failure, moves back
+    /// what it had moved.
+    private func prepare(_ add: QueuedAdd) throws -> ([PendingRequest], [MovedAttachments]) {
+        var moved: [MovedAttachments] = []
         var pending: [PendingRequest] = []
-        pending.reserveCapacity(requests.count)
+        pending.reserveCapacity(add.requests.count)
         do {
-            for request in requests {
+            for request in add.requests {
                 var stored = request
                 if let vault, !request.content.attachments.isEmpty {
                     var content = request.content
-                    content.attachments = try vault.moveIn(request.content.attachments, appIdentifier: appIdentifier, requestIdentifier: request.identifier)
+                    content.attachments = try vault.moveIn(request.content.attachments, appIdentifier: add.appIdentifier, requestIdentifier: request.identifier)
                     moved.append((content.attachments, request.content.attachments))
                     stored = try NotificationRequest(
                         identifier: request.identifier, content: content, trigger: request.trigger, misfirePolicy: request.misfirePolicy)
                 }
-                pending.append(PendingRequest(appIdentifier: appIdentifier, request: stored, addedDate: now, nextFireDate: firstFireDate(of: request, now: now)))
+                pending.append(PendingRequest(
+                    appIdentifier: add.appIdentifier, request: stored, addedDate: add.now, nextFireDate: firstFireDate(of: request, now: add.now)))
             }
-            try await store.addPending(pending)
         } catch {
             for (stored, original) in moved { vault?.moveBack(stored, to: original) }
             throw error
         }
+        return (pending, moved)
+    }
+
+    private func didAdd(_ pending: [PendingRequest], _ add: QueuedAdd) {
         for request in pending {
             if let date = request.nextFireDate {
                 schedule(ScheduledFire(date: date, key: request.key))
             }
         }
+        add.continuation.resume()
+    }
+
+    private func fail(_ add: QueuedAdd, moved: [MovedAttachments], _ error: any Error) {
+        for (stored, original) in moved { vault?.moveBack(stored, to: original) }
+        add.continuation.resume(throwing: error)
     }
 
     func pendingRequests(appIdentifier: String) async throws -> [NotificationRequest] {

@@ -65,10 +65,8 @@ extension NotificationEngine {
             if let next = record.nextFireDate {
                 schedule(ScheduledFire(date: next, key: record.key))
             }
-            if let delivered = record.delivered {
-                await present(delivered, appIdentifier: record.key.appIdentifier)
-            }
         }
+        await present(applied.compactMap { record in record.delivered.map { (record.key.appIdentifier, $0) } })
     }
 
     /// What one fire does: the notification to deliver (or none, when a missed fire is skipped), the

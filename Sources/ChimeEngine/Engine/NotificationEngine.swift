@@ -45,6 +45,9 @@ public actor NotificationEngine {
     /// because the page may have been read before they were written.
     var isLoading = false
     var addedWhileLoading: [ScheduledFire] = []
+    /// Adds waiting to be written, oldest first, and whether `writeQueuedAdds` is writing them.
+    var queuedAdds: [QueuedAdd] = []
+    var isWritingAdds = false
     /// Responses handed to apps whose handlers have not returned yet, by token.
     var unfinishedResponses: [UUID: (appIdentifier: String, notificationIdentifier: String, started: Date)] = [:]
 
@@ -120,6 +123,18 @@ public actor NotificationEngine {
         sleeper?.cancel()
     }
 }
+
+/// An add waiting to be written: its app, its requests, the moment it was made (the anchor of its
+/// time-interval triggers), and its caller.
+struct QueuedAdd: Sendable {
+    let appIdentifier: String
+    let requests: [NotificationRequest]
+    let now: Date
+    let continuation: CheckedContinuation<Void, any Error>
+}
+
+/// Attachments moved into the store for a request, and where they came from.
+typealias MovedAttachments = (stored: [NotificationAttachment], original: [NotificationAttachment])
 
 /// Holds a delegate without keeping it alive.
 struct WeakDelegate: Sendable {

@@ -55,6 +55,9 @@ public protocol NotificationStore: Sendable {
     /// How many of the app's delivered notifications share this thread identifier (empty: the app's
     /// default group), answered from an index.
     func deliveredCount(appIdentifier: String, threadIdentifier: String) async throws -> Int
+    /// `deliveredCount` for several of the app's threads in one call (the engine asks once per batch of
+    /// fires it presents); every thread asked for is in the result.
+    func deliveredCounts(appIdentifier: String, threadIdentifiers: Set<String>) async throws -> [String: Int]
     /// Replaces a delivered notification (new actions, for example); does nothing if it was removed.
     func updateDelivered(appIdentifier: String, _ notification: DeliveredNotification) async throws
     /// Removes the app's delivered notifications with these identifiers, or all when `nil`; returns the
@@ -68,4 +71,15 @@ public protocol NotificationStore: Sendable {
     func missedFires(appIdentifier: String) async throws -> [MissedFire]
     /// Forgets the app's missed fires once it has looked at them.
     func clearMissedFires(appIdentifier: String) async throws
+}
+
+extension NotificationStore {
+    /// One `deliveredCount` call per thread; stores that can answer in one read do so instead.
+    public func deliveredCounts(appIdentifier: String, threadIdentifiers: Set<String>) async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for thread in threadIdentifiers {
+            counts[thread] = try await deliveredCount(appIdentifier: appIdentifier, threadIdentifier: thread)
+        }
+        return counts
+    }
 }

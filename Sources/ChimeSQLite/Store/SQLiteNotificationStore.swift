@@ -1,6 +1,7 @@
 public import ChimeCore
 public import ChimeEngine
 public import Foundation
+import Synchronization
 
 /// The embedded default store: one SQLite file in write-ahead-log mode, durable on every return.
 ///
@@ -18,6 +19,11 @@ public import Foundation
 /// left untouched.
 public final class SQLiteNotificationStore: NotificationStore {
     let database: SQLiteDatabase
+    /// The app records decoded last, each with the bytes it was decoded from. The engine reads an app's
+    /// record on every add and every batch of fires, and decoding one (settings, categories) costs far
+    /// more than reading its bytes; identical bytes decode to an identical record, so a read whose bytes
+    /// match reuses it. The bytes are always read from the database, so changes made elsewhere are seen.
+    private let decodedApps = Mutex<[String: (bytes: [UInt8], record: AppRecord)]>([:])
 
     /// Opens or creates the store at `path` (its directory must exist).
     ///
@@ -32,18 +38,41 @@ public final class SQLiteNotificationStore: NotificationStore {
         await database.close()
     }
 
+    /// The number of write transactions committed since the store was opened. With group commit,
+    /// concurrent calls share transactions, so this is usually far below the number of calls; benchmarks
+    /// report it to show the batching.
+    public var committedTransactionCount: Int { database.committedTransactionCount }
+
     // MARK: Apps
 
     public func app(_ appIdentifier: String) async throws -> AppRecord? {
         let rows = try await database.read { db in
             try db.query("SELECT record FROM app WHERE app_id = ?", arguments: [.text(appIdentifier)])
         }
-        return try rows.first.map { try StoreCoding.decode(AppRecord.self, from: $0[0]) }
+        return try rows.first.map { try appRecord(appIdentifier, from: $0[0]) }
     }
 
     public func allApps() async throws -> [AppRecord] {
-        let rows = try await database.read { db in try db.query("SELECT record FROM app ORDER BY app_id") }
-        return try rows.map { try StoreCoding.decode(AppRecord.self, from: $0[0]) }
+        let rows = try await database.read { db in try db.query("SELECT app_id, record FROM app ORDER BY app_id") }
+        return try rows.map { row in
+            guard let appIdentifier = row[0].text else { throw StoreCoding.corruptRow }
+            return try appRecord(appIdentifier, from: row[1])
+        }
+    }
+
+    /// Decodes an app's record, or reuses the one decoded last from the same bytes.
+    private func appRecord(_ appIdentifier: String, from column: SQLiteValue) throws -> AppRecord {
+        guard case .blob(let bytes) = column else { throw StoreCoding.corruptRow }
+        if let decoded = decodedApps.withLock({ $0[appIdentifier] }), decoded.bytes == bytes {
+            return decoded.record
+        }
+        let record = try StoreCoding.decode(AppRecord.self, from: column)
+        decodedApps.withLock { decoded in
+            // A store holds a few apps; this bound only keeps a store with very many from growing it.
+            if decoded.count >= 64 { decoded.removeAll() }
+            decoded[appIdentifier] = (bytes, record)
+        }
+        return record
     }
 
     public func saveApp(_ record: AppRecord) async throws {
@@ -168,7 +197,7 @@ public final class SQLiteNotificationStore: NotificationStore {
                 if let notification = record.delivered, let deliveredBlob {
                     try deliver.run(key + [.text(notification.request.content.threadIdentifier), deliveredBlob])
                     if let badge = notification.request.content.badge {
-                        try Self.setBadge(badge, appIdentifier: record.key.appIdentifier, in: db)
+                        try self.setBadge(badge, appIdentifier: record.key.appIdentifier, in: db)
                     }
                 }
                 if let next = record.nextFireDate {
@@ -184,9 +213,9 @@ public final class SQLiteNotificationStore: NotificationStore {
         return applied.map { records[$0] }
     }
 
-    private static func setBadge(_ badge: Int, appIdentifier: String, in db: SQLiteConnection) throws {
+    private func setBadge(_ badge: Int, appIdentifier: String, in db: SQLiteConnection) throws {
         var record = try db.query("SELECT record FROM app WHERE app_id = ?", arguments: [.text(appIdentifier)]).first
-            .map { try StoreCoding.decode(AppRecord.self, from: $0[0]) } ?? AppRecord(appIdentifier: appIdentifier)
+            .map { try appRecord(appIdentifier, from: $0[0]) } ?? AppRecord(appIdentifier: appIdentifier)
         record.badgeCount = badge
         try db.execute("INSERT OR REPLACE INTO app (app_id, record) VALUES (?, ?)", arguments: [.text(appIdentifier), try StoreCoding.encode(record)])
     }
@@ -213,6 +242,20 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
         guard case .integer(let count) = rows.first?.first else { throw StoreCoding.corruptRow }
         return Int(count)
+    }
+
+    public func deliveredCounts(appIdentifier: String, threadIdentifiers: Set<String>) async throws -> [String: Int] {
+        try await database.read { db in
+            let count = try db.prepare("SELECT count(*) FROM delivered WHERE app_id = ? AND thread_id = ?")
+            var counts: [String: Int] = [:]
+            for thread in threadIdentifiers {
+                guard case .integer(let value) = try count.rows([.text(appIdentifier), .text(thread)]).first?.first else {
+                    throw StoreCoding.corruptRow
+                }
+                counts[thread] = Int(value)
+            }
+            return counts
+        }
     }
 
     public func updateDelivered(appIdentifier: String, _ notification: DeliveredNotification) async throws {

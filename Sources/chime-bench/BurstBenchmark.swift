@@ -1,0 +1,215 @@
+import ChimeCore
+import ChimeEngine
+import ChimeSQLite
+import Foundation
+
+/// W1, a burst: how fast requests are added, three ways, against the raw SQLite floor; then how late a
+/// hundred thousand requests due within ten seconds are presented, and whether any is lost or shown twice.
+///
+/// Every phase runs the real thing: a `NotificationEngine` over a fresh `SQLiteNotificationStore` file,
+/// a `SystemClock`, and a presenter that timestamps each `present` call in memory.
+///
+/// 1. Add rates, each on a fresh store with the engine running and the requests due an hour later (so no
+///    fire competes with the adds): (a) single adds awaited one after another, (b) single adds from many
+///    tasks at once (group commit shares transactions), (c) one `add(contentsOf:)` batch.
+/// 2. The raw floor: the rows (c) wrote, copied into a fresh file in 10,000-row transactions.
+/// 3. Lateness, in a separate run on a fresh store: the requests are added as in (b) while the engine runs,
+///    with fire dates spread evenly over `[t0, t0 + window]`; `t0` is three seconds after the adds are
+///    expected to end (1.5 times as long as (b) took). Lateness is the time `present` was called minus the
+///    fire date the trigger asked for.
+struct BurstBenchmark {
+    var requests = 100_000
+    /// Fewer single adds: each waits for its own commit.
+    var singleAddRequests = 10_000
+    var tasks = 64
+    var window: TimeInterval = 10
+    /// How long after the last fire date the run waits at least for the presentations still missing.
+    var grace: TimeInterval = 30
+
+    struct AddRate: Encodable {
+        let requests: Int
+        let perSecond: Double
+        let transactions: Int
+        let ratioToRawFloor: Double
+    }
+
+    struct Lateness: Encodable {
+        let requests: Int
+        let addMode: String
+        let windowSeconds: Double
+        /// How long before the first fire date the adds had finished.
+        let secondsFromAddsToFirstFire: Double
+        let p50Milliseconds: Double
+        let p99Milliseconds: Double
+        let maxMilliseconds: Double
+        /// Added (the add returned) but never presented: nothing more was presented for 10 s after the
+        /// grace period following the last fire date.
+        let lost: Int
+        /// Presentations beyond the first of a notification.
+        let duplicated: Int
+    }
+
+    struct Targets: Encodable {
+        let concurrentAddsRatioToRawFloor: TargetCheck
+        let p99LatenessMilliseconds: TargetCheck
+        let lost: TargetCheck
+        let duplicated: TargetCheck
+    }
+
+    struct Result: Encodable {
+        let workload = "burst"
+        let rawFloor: RawFloor.Result
+        let singleAdds: AddRate
+        let concurrentAdds: AddRate
+        let concurrentTasks: Int
+        let batchAdd: AddRate
+        let lateness: Lateness
+        let targets: Targets
+    }
+
+    private let progress = Progress(workload: "burst")
+
+    func run() async throws -> Result {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+
+        let inAnHour: TimeInterval = 3600
+        progress.note("(c) one batch of \(requests) requests", force: true)
+        let batch = try await measureAdds(path: folder.path("batch.sqlite")) { center in
+            let all = try (0..<requests).map { index in
+                try BenchRequests.reminder(index, prefix: "batch", firingIn: inAnHour + Double(index) * window / Double(requests))
+            }
+            return try await ContinuousClock().measure { try await center.add(contentsOf: all) }
+        }
+
+        progress.note("(a) \(singleAddRequests) single adds, one after another", force: true)
+        let single = try await measureAdds(path: folder.path("single.sqlite")) { center in
+            let all = try (0..<singleAddRequests).map { index in
+                try BenchRequests.reminder(index, prefix: "single", firingIn: inAnHour + Double(index) * window / Double(singleAddRequests))
+            }
+            return try await ContinuousClock().measure {
+                for (index, request) in all.enumerated() {
+                    try await center.add(request)
+                    if index % 1000 == 0 { progress.note("(a) \(index) added") }
+                }
+            }
+        }
+        folder.removeDatabase("single.sqlite")
+
+        progress.note("(b) \(requests) single adds from \(tasks) tasks", force: true)
+        let concurrent = try await measureAdds(path: folder.path("concurrent.sqlite")) { [requests, tasks, window] center in
+            let all = try (0..<requests).map { index in
+                try BenchRequests.reminder(index, prefix: "concurrent", firingIn: inAnHour + Double(index) * window / Double(requests))
+            }
+            return try await ContinuousClock().measure {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for task in 0..<tasks {
+                        group.addTask {
+                            for index in stride(from: task, to: requests, by: tasks) { try await center.add(all[index]) }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+        folder.removeDatabase("concurrent.sqlite")
+
+        progress.note("raw floor: copying the rows of (c) in 10,000-row transactions", force: true)
+        let floor = try await RawFloor().measure(copyingPendingRowsOf: folder.path("batch.sqlite"), into: folder.path("floor.sqlite"), progress: progress)
+        folder.removeDatabase("batch.sqlite")
+        folder.removeDatabase("floor.sqlite")
+
+        let lateness = try await measureLateness(path: folder.path("lateness.sqlite"), expectedAddTime: concurrent.time)
+
+        func rate(_ measured: (time: Duration, transactions: Int), _ count: Int) -> AddRate {
+            let perSecond = Double(count) / measured.time.seconds
+            return AddRate(
+                requests: count, perSecond: perSecond.rounded(), transactions: measured.transactions,
+                ratioToRawFloor: (perSecond / floor.rowsPerSecond).rounded(places: 3))
+        }
+        let concurrentRate = rate(concurrent, requests)
+        return Result(
+            rawFloor: floor, singleAdds: rate(single, singleAddRequests), concurrentAdds: concurrentRate, concurrentTasks: tasks,
+            batchAdd: rate(batch, requests), lateness: lateness,
+            targets: Targets(
+                concurrentAddsRatioToRawFloor: .atLeast(0.5, concurrentRate.ratioToRawFloor),
+                p99LatenessMilliseconds: .atMost(2, lateness.p99Milliseconds),
+                lost: .atMost(0, Double(lateness.lost)), duplicated: .atMost(0, Double(lateness.duplicated))))
+    }
+
+    /// Opens a fresh store at `path`, starts an engine on it, lets `work` add (and time) its requests, and
+    /// returns that time with the number of transactions committed meanwhile.
+    private func measureAdds(
+        path: String, _ work: (AppNotificationCenter) async throws -> Duration
+    ) async throws -> (time: Duration, transactions: Int) {
+        let store = try await SQLiteNotificationStore(path: path)
+        let engine = NotificationEngine(store: store, clock: SystemClock(), presenter: TimestampingPresenter(), log: SilentLog())
+        let center = engine.center(for: BenchRequests.appIdentifier)
+        _ = try await center.requestAuthorization(options: [.alert, .sound])
+        await engine.start()
+        let before = store.committedTransactionCount
+        let time = try await work(center)
+        let transactions = store.committedTransactionCount - before
+        await engine.stop()
+        await store.close()
+        return (time, transactions)
+    }
+
+    private func measureLateness(path: String, expectedAddTime: Duration) async throws -> Lateness {
+        let store = try await SQLiteNotificationStore(path: path)
+        let presenter = TimestampingPresenter(expecting: requests)
+        let engine = NotificationEngine(store: store, clock: SystemClock(), presenter: presenter, log: SilentLog())
+        let center = engine.center(for: BenchRequests.appIdentifier)
+        _ = try await center.requestAuthorization(options: [.alert, .sound])
+        await engine.start()
+
+        let t0 = Date().addingTimeInterval(expectedAddTime.seconds * 1.5 + 3)
+        progress.note("lateness: \(requests) requests from \(tasks) tasks, due over \(Int(window)) s from \(t0)", force: true)
+        try await withThrowingTaskGroup(of: Void.self) { [requests, tasks, window] group in
+            for task in 0..<tasks {
+                group.addTask {
+                    for index in stride(from: task, to: requests, by: tasks) {
+                        let fireDate = t0.addingTimeInterval(Double(index) * window / Double(requests))
+                        try await center.add(BenchRequests.reminder(index, prefix: "burst", firingIn: fireDate.timeIntervalSinceNow))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let addsEnded = Date()
+        progress.note("lateness: adds done \((t0.timeIntervalSince(addsEnded)).rounded(places: 1)) s before the first fire date", force: true)
+
+        // Waits for every presentation. A late one still counts; a request counts as lost only when the
+        // grace period after the last fire date is over and nothing has been presented for 10 s.
+        let lastFireDate = t0.addingTimeInterval(window)
+        var presented = 0
+        var lastProgress = Date()
+        while presented < requests {
+            try await Task.sleep(for: .milliseconds(50))
+            let count = presenter.count
+            if count > presented {
+                presented = count
+                lastProgress = Date()
+            }
+            progress.note("lateness: \(presented) presented")
+            let now = Date()
+            if now > lastFireDate.addingTimeInterval(grace) && now.timeIntervalSince(lastProgress) > 10 { break }
+        }
+        // Anything presented twice would come with or just after the rest.
+        try await Task.sleep(for: .milliseconds(500))
+        await engine.stop()
+        await store.close()
+
+        let shown = presenter.all
+        let lateness = shown.compactMap { entry in entry.scheduledDate.map { entry.presentedAt.timeIntervalSince($0) * 1000 } }.sorted()
+        guard !lateness.isEmpty else { throw BenchmarkFailure("lateness: nothing was presented") }
+        let unique = Set(shown.map(\.identifier))
+        return Lateness(
+            requests: requests, addMode: "single adds from \(tasks) tasks, engine running",
+            windowSeconds: window, secondsFromAddsToFirstFire: t0.timeIntervalSince(addsEnded).rounded(places: 2),
+            p50Milliseconds: Statistics.percentile(0.5, of: lateness).rounded(places: 2),
+            p99Milliseconds: Statistics.percentile(0.99, of: lateness).rounded(places: 2),
+            maxMilliseconds: lateness[lateness.count - 1].rounded(places: 2),
+            lost: requests - unique.count, duplicated: shown.count - unique.count)
+    }
+}

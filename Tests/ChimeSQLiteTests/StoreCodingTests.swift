@@ -1,0 +1,209 @@
+import ChimeCore
+import ChimeEngine
+@testable import ChimeSQLite
+import ChimeTesting
+import Foundation
+import Testing
+
+/// The store's records: written in the binary record format, read back equal, old JSON blobs still read,
+/// damaged records refused without a trap, and values the binary encoder cannot stream stored as JSON.
+@Suite("Store record coding")
+struct StoreCodingTests {
+    static let added = Date(timeIntervalSinceReferenceDate: 786_240_000.123_456)
+
+    static func richRequest() throws -> NotificationRequest {
+        var content = NotificationContent(
+            title: "Tea \"is\" ready ☕️", subtitle: .localized(key: "SUB", arguments: ["Earl Grey", "", "ü"]),
+            body: "Line one\nline two\u{0}after a NUL, and a long tail: \(String(repeating: "ß", count: 300))")
+        content.badge = 3
+        content.sound = try .criticalNamed("warning.aiff", volume: 0.8)
+        content.attachments = [
+            try NotificationAttachment(
+                identifier: "photo", url: URL(fileURLWithPath: "/var/lib/chime/photo.png"), type: .png, fileSize: 1234)
+        ]
+        content.userInfo = [
+            "list": [1, 2.5, "x", nil, true, ["nested": -7]],
+            "extremes": [.int(Int.max), .int(Int.min), .double(-0.0), .double(1e300), .double(Double.leastNonzeroMagnitude)],
+            "empty": [:], "emptyList": [],
+        ]
+        content.categoryIdentifier = "tea"
+        content.threadIdentifier = "kitchen"
+        content.targetContentIdentifier = "pot-1"
+        content.interruptionLevel = .timeSensitive
+        content.relevanceScore = 0.75
+        content.filterCriteria = "work"
+        content.launchImageName = "launch"
+        content.summaryArgument = "Jane"
+        content.summaryArgumentCount = 2
+        var components = DateComponents(hour: 7, minute: 30, weekday: 2)
+        components.timeZone = TimeZone(identifier: "Asia/Seoul")
+        return try NotificationRequest(
+            identifier: "tea-1", content: content, trigger: .calendar(CalendarTrigger(dateMatching: components, repeats: true)),
+            misfirePolicy: .skip)
+    }
+
+    static func requests() throws -> [NotificationRequest] {
+        [
+            try richRequest(),
+            try NotificationRequest(identifier: "now", content: NotificationContent(title: "Now"), trigger: nil),
+            try NotificationRequest(
+                identifier: "interval", content: NotificationContent(body: "Every minute"),
+                trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 60, repeats: true))),
+            try NotificationRequest(
+                identifier: "floating", content: NotificationContent(title: .localized(key: "ALARM")),
+                trigger: .calendar(CalendarTrigger(dateMatching: DateComponents(month: 2, day: 29, hour: 9), repeats: false))),
+            try NotificationRequest(
+                identifier: "place", content: NotificationContent(title: "Home"),
+                trigger: .location(LocationTrigger(
+                    region: CircularRegion(latitude: 37.5665, longitude: 126.978, radius: 150.5, identifier: "home", notifyOnExit: false),
+                    repeats: true))),
+        ]
+    }
+
+    static func app() throws -> AppRecord {
+        let reply = try NotificationAction.textInput(
+            identifier: "reply", title: "Reply", options: [.authenticationRequired], icon: NotificationActionIcon(systemImageName: "arrowshape.turn.up.left"),
+            buttonTitle: "Send", placeholder: .localized(key: "TYPE"))
+        let delete = try NotificationAction(identifier: "delete", title: "Delete", options: [.destructive, .foreground])
+        let category = try NotificationCategory(
+            identifier: "message", actions: [reply, delete], intentIdentifiers: ["INSendMessageIntent"],
+            hiddenPreviewsBodyPlaceholder: "%u messages", categorySummaryFormat: .localized(key: "SUMMARY"),
+            options: [.customDismissAction, .hiddenPreviewsShowTitle])
+        return AppRecord(
+            appIdentifier: "com.example.chat", settings: .granted([.alert, .sound, .badge, .timeSensitive]),
+            requestedOptions: [.alert, .sound, .badge, .timeSensitive], categories: [category], badgeCount: 12)
+    }
+
+    static func delivered() throws -> DeliveredNotification {
+        try DeliveredNotification(
+            request: richRequest(), date: added.addingTimeInterval(90), scheduledDate: added, isLate: true,
+            actionsOverride: [try NotificationAction(identifier: "like", title: "Like")])
+    }
+
+    static let missed = MissedFire(
+        requestIdentifier: "tea-1", firstMissedDate: added, lastMissedDate: added.addingTimeInterval(3600), count: 2,
+        outcome: .deliveredLate, detectedDate: added.addingTimeInterval(4000))
+
+    func roundTrip<Value: Codable & Equatable>(_ value: Value, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let column = try StoreCoding.encode(value)
+        guard case .blob(let bytes) = column else {
+            Issue.record("not a blob", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(bytes.first == StoreRecordFormat.marker, "written in the binary form", sourceLocation: sourceLocation)
+        #expect(try StoreCoding.decode(Value.self, from: column) == value, sourceLocation: sourceLocation)
+    }
+
+    @Test func recordsRoundTripInTheBinaryForm() throws {
+        for request in try Self.requests() {
+            try roundTrip(request)
+            try roundTrip(PendingRequest(appIdentifier: "app", request: request, addedDate: Self.added, nextFireDate: Self.added.addingTimeInterval(0.5)))
+        }
+        try roundTrip(try Self.app())
+        try roundTrip(AppRecord(appIdentifier: "new"))
+        try roundTrip(try Self.delivered())
+        try roundTrip(Self.missed)
+    }
+
+    @Test func blobsWrittenAsJSONAreStillRead() throws {
+        let app = try Self.app()
+        #expect(try StoreCoding.decode(AppRecord.self, from: .blob(Array(JSONEncoder().encode(app)))) == app)
+        for request in try Self.requests() {
+            #expect(try StoreCoding.decode(NotificationRequest.self, from: .blob(Array(JSONEncoder().encode(request)))) == request)
+        }
+        let delivered = try Self.delivered()
+        #expect(try StoreCoding.decode(DeliveredNotification.self, from: .blob(Array(JSONEncoder().encode(delivered)))) == delivered)
+    }
+
+    @Test func numbersKeepTheirValues() throws {
+        struct Numbers: Codable, Equatable {
+            var int = Int.min, int8 = Int8.min, int16 = Int16.max, int32 = Int32.min, int64 = Int64.max
+            var uint = UInt.max, uint8 = UInt8.max, uint16 = UInt16.max, uint32 = UInt32.max, uint64 = UInt64.max
+            var double = -0.000_001, float = Float(3.25), infinity = Double.infinity
+            var optional: Int? = nil, present: String? = "", flags = [true, false]
+            var dates = [Date.distantPast, Date(timeIntervalSinceReferenceDate: 0.1)]
+            var ints: [Int: String] = [-1: "minus one", 7: "seven"]
+        }
+        try roundTrip(Numbers())
+    }
+
+    @Test func numbersConvertAsInJSON() throws {
+        struct Whole: Codable { var value: Double }
+        struct AsInt: Codable, Equatable { var value: Int }
+        struct AsUInt8: Codable { var value: UInt8 }
+        let bytes = try StoreRecordEncoder.encode(Whole(value: 42))
+        #expect(try StoreRecordDecoder.decode(AsInt.self, from: bytes) == AsInt(value: 42))
+        #expect(throws: DecodingError.self) { try StoreRecordDecoder.decode(AsInt.self, from: StoreRecordEncoder.encode(Whole(value: 0.5))) }
+        #expect(throws: DecodingError.self) { try StoreRecordDecoder.decode(AsUInt8.self, from: StoreRecordEncoder.encode(AsInt(value: 256))) }
+        #expect(throws: DecodingError.self) { try StoreRecordDecoder.decode(AsInt.self, from: StoreRecordEncoder.encode(["value": "1"])) }
+    }
+
+    @Test func aDamagedRecordThrowsAndNeverTraps() throws {
+        guard case .blob(let bytes) = try StoreCoding.encode(try Self.app()) else { return }
+        for length in 0..<bytes.count {
+            #expect(throws: (any Error).self) { try StoreRecordDecoder.decode(AppRecord.self, from: Array(bytes.prefix(length))) }
+        }
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<2_000 {
+            var damaged = bytes
+            damaged[Int.random(in: 1..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            _ = try? StoreRecordDecoder.decode(AppRecord.self, from: damaged)  // an error or a value, never a trap
+        }
+    }
+
+    /// Encodes through `superEncoder`, which the binary encoder does not stream.
+    struct Inherited: Codable, Equatable {
+        var name = "base"
+        var extra = 3
+
+        enum CodingKeys: String, CodingKey { case extra }
+
+        init() {}
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            extra = try container.decode(Int.self, forKey: .extra)
+            name = try container.superDecoder().singleValueContainer().decode(String.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(extra, forKey: .extra)
+            var base = container.superEncoder().singleValueContainer()
+            try base.encode(name)
+        }
+    }
+
+    /// Writes to its outer container after opening a nested one, then to the nested one.
+    struct Interleaved: Codable, Equatable {
+        var inner = 1
+        var outer = 2
+
+        enum CodingKeys: String, CodingKey { case nested, outer }
+        enum NestedKeys: String, CodingKey { case inner }
+
+        init() {}
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            outer = try container.decode(Int.self, forKey: .outer)
+            inner = try container.nestedContainer(keyedBy: NestedKeys.self, forKey: .nested).decode(Int.self, forKey: .inner)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var nested = container.nestedContainer(keyedBy: NestedKeys.self, forKey: .nested)
+            try container.encode(outer, forKey: .outer)
+            try nested.encode(inner, forKey: .inner)
+        }
+    }
+
+    @Test func valuesTheBinaryEncoderCannotStreamAreStoredAsJSON() throws {
+        for value in [try StoreCoding.encode(Inherited()), try StoreCoding.encode(Interleaved())] {
+            guard case .blob(let bytes) = value else { return }
+            #expect(bytes.first == UInt8(ascii: "{"))
+        }
+        #expect(try StoreCoding.decode(Inherited.self, from: StoreCoding.encode(Inherited())) == Inherited())
+        #expect(try StoreCoding.decode(Interleaved.self, from: StoreCoding.encode(Interleaved())) == Interleaved())
+    }
+}
