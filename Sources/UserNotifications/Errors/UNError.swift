@@ -16,12 +16,12 @@ public let UNErrorDomain: String = "UNErrorDomain"
 /// ```
 ///
 /// Chime's engine reports its failures as `ChimeError`; the center turns the ones Apple has a code for
-/// into a `UNError` with that code, Chime's message as `localizedDescription` and the original in
-/// `chimeError`. An invalid trigger (an interval that is not positive or repeats more often than every
+/// into a `UNError` with that code, Apple's wording as `localizedDescription` ("Notifications are not
+/// allowed for this application") and the original, which names the field, in `chimeError`. An invalid trigger (an interval that is not positive or repeats more often than every
 /// 60 seconds, date components that never match) is `.notificationInvalidNoDate`: it gives no date to
 /// fire. Failures Apple has no code for (an empty identifier, `userInfo` that JSON cannot hold) reach the
 /// app as the `ChimeError` itself.
-public struct UNError: CustomNSError, Hashable, Sendable {
+public struct UNError: CustomNSError, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong (Apple's `UNError.Code`, same cases and raw values).
     public enum Code: Int, Sendable, Hashable {
         case notificationsNotAllowed = 1
@@ -53,7 +53,7 @@ public struct UNError: CustomNSError, Hashable, Sendable {
     init(_ code: Code, chimeError: ChimeError) {
         self.code = code
         self.chimeError = chimeError
-        message = chimeError.message
+        message = nil
     }
 
     public static var errorDomain: String { UNErrorDomain }
@@ -61,6 +61,11 @@ public struct UNError: CustomNSError, Hashable, Sendable {
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message ?? code.defaultMessage] }
     /// Apple's spelling of `errorUserInfo`.
     public var userInfo: [String: Any] { errorUserInfo }
+
+    /// The code and Chime's error behind it; never notification text.
+    public var description: String {
+        "UNError(\(code))" + (chimeError.map { ": \($0)" } ?? "")
+    }
 
     public static var notificationsNotAllowed: Code { .notificationsNotAllowed }
     public static var attachmentInvalidURL: Code { .attachmentInvalidURL }
