@@ -62,8 +62,11 @@ final class Completion<Value: Sendable>: Sendable {
 
     func receive(_ value: Value) {
         let waiter = values.withLock { state -> CheckedContinuation<Value, Never>? in
-            state.received.append(value)
-            return state.waiters.isEmpty ? nil : state.waiters.removeFirst()
+            guard !state.waiters.isEmpty else {
+                state.received.append(value)
+                return nil
+            }
+            return state.waiters.removeFirst()
         }
         waiter?.resume(returning: value)
     }
