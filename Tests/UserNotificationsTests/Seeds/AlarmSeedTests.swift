@@ -272,17 +272,22 @@ extension SeedTests {
             _ = try await h.center.requestAuthorization(options: [.alert, .sound])
             let appDelegate = launch(h)
             defer { withExtendedLifetime(appDelegate) {} }
+            let updates = AlarmUpdates()
             let alarm = Alarm(date: alarmMinute)
             _ = await schedule(alarm, on: h).next()
+            await updates.posts.next()  // Alarm.scheduled = alarm
             await h.run(until: alarmMinute)
             _ = await h.presenter.nextPresentation()
+            await updates.posts.next()  // willPresent: Alarm.scheduled = nil
 
             let before = Date()
             try await h.user.tap("snooze", on: alarm.notificationId, in: h.appCenter)
             let after = Date()
-            await h.settle()
+            await updates.posts.next()  // the snooze alarm is scheduled
+            let snoozed = try #require(Alarm.scheduled)
 
             let snooze = try #require(await h.center.pendingNotificationRequests().first)
+            #expect(snooze.identifier == snoozed.notificationId)
             #expect(snooze.identifier != alarm.notificationId)
             #expect(snooze.content.categoryIdentifier == "AlarmNotification")
             // The seed reads Date() and keeps the minute: 9 minutes after the tap, seconds dropped.
@@ -293,6 +298,7 @@ extension SeedTests {
             let again = await h.presenter.nextPresentation()
             #expect(again.notificationIdentifier == snooze.identifier)
             #expect(again.title == "Alarm")
+            await updates.posts.next()  // willPresent: Alarm.scheduled = nil
             #expect(SeedConsole.lines.isEmpty)  // permission was there: no complaint
         }
 

@@ -72,9 +72,10 @@ extension SeedTests {
             #expect(pending.content.title == NSString.localizedUserNotificationString(forKey: "Hello!", arguments: nil))
 
             // Adding it again (say, to reschedule it) keeps the keys.
-            try await h.center.add(UNNotificationRequest(identifier: "again", content: pending.content, trigger: nil))
-            let again = try #require(await h.appCenter.pendingNotificationRequests().first { $0.identifier == "again" })
+            try await h.center.add(UNNotificationRequest(identifier: pending.identifier, content: pending.content, trigger: pending.trigger))
+            let again = try #require(await h.appCenter.pendingNotificationRequests().first)
             #expect(again.content.title == .localized(key: "Hello!"))
+            await h.run(for: 5)
             #expect(await h.presenter.nextPresentation().title == "Hello!")
         }
     }
