@@ -8,7 +8,7 @@ public import Foundation
 /// `UNMutableNotificationContent`. `copy()` gives an immutable `UNNotificationContent`, `mutableCopy()` a
 /// new `UNMutableNotificationContent`; both are independent of the original.
 ///
-/// Equal when every property is equal (`userInfo` compared as a dictionary).
+/// Equal when every property is equal (`userInfo` compared by value).
 // @unchecked Sendable: every field sits behind the `fields` lock; `userInfo` values are the app's own, as
 // on Apple.
 public class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
@@ -118,7 +118,15 @@ public class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unch
             && a.targetContentIdentifier == b.targetContentIdentifier && a.interruptionLevel == b.interruptionLevel
             && a.relevanceScore == b.relevanceScore && a.filterCriteria == b.filterCriteria && a.launchImageName == b.launchImageName
             && a.summaryArgument == b.summaryArgument && a.summaryArgumentCount == b.summaryArgumentCount
-            && NSDictionary(dictionary: a.userInfo).isEqual(to: b.userInfo)
+            && Self.userInfo(a.userInfo, equals: b.userInfo)
+    }
+
+    /// Compared as JSON where both convert (so `1` equals `NSNumber(value: 1)`), else as `NSDictionary`s.
+    private static func userInfo(_ a: [AnyHashable: Any], equals b: [AnyHashable: Any]) -> Bool {
+        if let a = try? UserInfoConversion.json(a), let b = try? UserInfoConversion.json(b) {
+            return a == b
+        }
+        return NSDictionary(dictionary: a).isEqual(NSDictionary(dictionary: b))
     }
 
     public override var hash: Int {
