@@ -153,21 +153,6 @@ fileprivate class ActionableNotificationViewController: UIViewController {
 
 }
 
-/// A value the seed's test doubles read from any thread.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) {
-        stored = value
-    }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}
-
 extension SeedTests {
     @Suite("Seed 000: actionable notifications")
     struct ActionableNotification {
