@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ChimeTesting", targets: ["ChimeTesting"]),
         .library(name: "ChimeSQLite", targets: ["ChimeSQLite"]),
         .library(name: "ChimeTerminal", targets: ["ChimeTerminal"]),
+        .library(name: "UserNotifications", targets: ["UserNotifications"]),
         .executable(name: "chime", targets: ["chime"]),
         .executable(name: "chime-bench", targets: ["chime-bench"]),
     ],
@@ -32,6 +33,10 @@ let package = Package(
         // typing a choice.
         .target(name: "ChimeTerminal", dependencies: ["ChimeEngine", "ChimeCore"]),
 
+        // Apple's UserNotifications API over the engine, so iOS code compiles with `import UserNotifications`
+        // (Linux only: on Apple platforms the system framework is the real one).
+        .target(name: "UserNotifications", dependencies: ["ChimeEngine", "ChimeSQLite", "ChimeCore"]),
+
         // The `chime` command line: parsing and commands as a library so tests reach them.
         .target(name: "ChimeCLI", dependencies: ["ChimeCore"]),
         .executableTarget(name: "chime", dependencies: ["ChimeCLI"]),
@@ -51,6 +56,11 @@ let package = Package(
         .testTarget(name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore", "ChimeSQLite"]),
         .testTarget(name: "ChimeTerminalTests", dependencies: ["ChimeTerminal", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
+        // Swift 5 mode: the seeds' iOS code is Swift 5 code, as most iOS apps are, and must compile as written
+        // (Swift 6 mode rejects its completion-handler captures on iOS too).
+        .testTarget(
+            name: "UserNotificationsTests", dependencies: ["UserNotifications", "ChimeEngine", "ChimeTesting", "ChimeCore"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )
 

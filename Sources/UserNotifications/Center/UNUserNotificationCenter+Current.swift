@@ -1,0 +1,137 @@
+#if !canImport(Darwin)
+import ChimeCore
+public import ChimeEngine
+import ChimeSQLite
+public import Foundation
+
+extension UNUserNotificationCenter {
+    /// The center bound by `withCurrent(_:operation:)`, and inside this center's callbacks.
+    @TaskLocal static var bound: UNUserNotificationCenter?
+
+    /// The notification center of this process's app (Apple's `current()`).
+    ///
+    /// Inside `withCurrent(_:operation:)` — and inside completion handlers and delegate calls of a center —
+    /// it is that center. Otherwise it is the process's embedded center, made on first use:
+    ///
+    /// - **App identity**: `CHIME_APP_ID`, else the identifier given to `configureEmbedded`, else the main
+    ///   bundle's identifier, else the executable's name. No app bundle is needed.
+    /// - **Store**: SQLite at `$XDG_DATA_HOME/chime/apps/<app identifier>.sqlite` (default
+    ///   `~/.local/share/chime/`; folders are created), one file per app so embedded engines in different
+    ///   processes never present each other's notifications; attachments moved to
+    ///   `$XDG_DATA_HOME/chime/attachments`.
+    /// - **Engine**: the system clock; the presenter and authorization given to `configureEmbedded`, by
+    ///   default one line per notification on standard error and every request allowed; strings tables
+    ///   from the main bundle's `.lproj` folders. It opens and starts on the first call that needs it; if
+    ///   the store cannot be opened, that call fails (and the next one tries again).
+    ///
+    /// Never crashes for lack of a bundle, a home directory or a writable disk: those failures reach the
+    /// calls, as errors where they have one, in the log where they have none.
+    public static func current() -> UNUserNotificationCenter {
+        bound ?? EmbeddedCenter.shared
+    }
+
+    /// Runs `operation` with `current()` answering `center`, also in tasks it creates, in `center`'s
+    /// completion handlers and in its delegate calls (Chime; for tests of iOS code that calls `current()`).
+    ///
+    /// ```swift
+    /// let center = UNUserNotificationCenter(appIdentifier: "com.example.alarm", engine: engine, clock: clock)
+    /// UNUserNotificationCenter.withCurrent(center) {
+    ///     appDelegate.application(application, didFinishLaunchingWithOptions: nil)
+    /// }
+    /// ```
+    ///
+    /// Work the code hands to `DispatchQueue`s or threads of its own does not see the binding.
+    public static func withCurrent<Result>(_ center: UNUserNotificationCenter, operation: () throws -> Result) rethrows -> Result {
+        try $bound.withValue(center, operation: operation)
+    }
+
+    /// The `async` form of `withCurrent(_:operation:)`.
+    public static func withCurrent<Result>(
+        _ center: UNUserNotificationCenter, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> Result
+    ) async rethrows -> Result {
+        try await $bound.withValue(center, operation: operation, isolation: isolation)
+    }
+
+    /// The clock of `current()`, without making the embedded center.
+    static var currentClock: any NotificationClock {
+        bound?.clock ?? EmbeddedCenter.clock
+    }
+
+    /// Configures the embedded center `current()` makes on first use (Chime): the app identifier when the
+    /// process has no bundle identifier worth using, the presenter (a desktop or terminal presenter instead
+    /// of standard error), how authorization requests are answered, and the data directory.
+    ///
+    /// ```swift
+    /// UNUserNotificationCenter.configureEmbedded(appIdentifier: "com.example.tea", presenter: TerminalPresenter())
+    /// ```
+    ///
+    /// - Returns: `false`, changing nothing, once `current()` has made the embedded center.
+    @discardableResult
+    public static func configureEmbedded(
+        appIdentifier: String? = nil, presenter: (any NotificationPresenter)? = nil, authorization: (any AuthorizationResolver)? = nil,
+        dataDirectory: URL? = nil
+    ) -> Bool {
+        EmbeddedCenter.configuration.withLock { state in
+            guard !state.made else { return false }
+            state.configuration = EmbeddedCenter.Configuration(
+                appIdentifier: appIdentifier, presenter: presenter, authorization: authorization, dataDirectory: dataDirectory)
+            return true
+        }
+    }
+}
+
+/// The process's embedded center behind `current()`.
+enum EmbeddedCenter {
+    struct Configuration: Sendable {
+        var appIdentifier: String?
+        var presenter: (any NotificationPresenter)?
+        var authorization: (any AuthorizationResolver)?
+        var dataDirectory: URL?
+    }
+
+    static let configuration = Locked<(configuration: Configuration, made: Bool)>((Configuration(), false))
+    static let clock = SystemClock()
+
+    static let shared: UNUserNotificationCenter = {
+        let given = configuration.withLock { state in
+            state.made = true
+            return state.configuration
+        }
+        return make(given, appIdentifier: AppIdentity.current(explicit: given.appIdentifier))
+    }()
+
+    /// A center on the embedded engine of `configuration`, opened on first use.
+    static func make(_ configuration: Configuration, appIdentifier: String) -> UNUserNotificationCenter {
+        let log = StandardErrorLog()
+        let backend = CenterBackend {
+            do {
+                return try await open(configuration, appIdentifier: appIdentifier, log: log)
+            } catch {
+                log.warning("UserNotifications: the embedded notification store could not be opened: \(error)")
+                throw error
+            }
+        }
+        return UNUserNotificationCenter(appIdentifier: appIdentifier, clock: clock, log: log, backend: backend)
+    }
+
+    private static func open(_ configuration: Configuration, appIdentifier: String, log: any EngineLog) async throws -> AppNotificationCenter {
+        let directory = configuration.dataDirectory
+            ?? EmbeddedPaths.dataDirectory(environment: ProcessInfo.processInfo.environment, homeDirectory: NSHomeDirectory())
+        let attachments = EmbeddedPaths.attachments(in: directory)
+        let storeFile = EmbeddedPaths.store(in: directory, appIdentifier: appIdentifier)
+        try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let store = try await SQLiteNotificationStore(path: storeFile.path)
+        var engineConfiguration = EngineConfiguration()
+        engineConfiguration.attachmentsDirectory = attachments
+        let engine = NotificationEngine(
+            store: store, clock: clock, presenter: configuration.presenter ?? StandardErrorPresenter(),
+            authorization: configuration.authorization ?? FixedAuthorization.allowAll, log: log, configuration: engineConfiguration)
+        if let resources = Bundle.main.resourceURL, let localizer = try? NotificationLocalizer(contentsOf: resources), !localizer.tables.isEmpty {
+            await engine.setLocalizer(localizer, for: appIdentifier)
+        }
+        await engine.start()
+        return engine.center(for: appIdentifier)
+    }
+}
+#endif
