@@ -38,6 +38,9 @@ public final class SQLiteNotificationStore: NotificationStore {
         await database.close()
     }
 
+    /// The schema version this code gives a store's file (its `PRAGMA user_version`).
+    public static var schemaVersion: Int { NotificationSchema.migrations.last?.version ?? 0 }
+
     /// The number of write transactions committed since the store was opened. With group commit,
     /// concurrent calls share transactions, so this is usually far below the number of calls; benchmarks
     /// report it to show the batching.
@@ -183,6 +186,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             let current = try db.prepare("SELECT next_fire FROM pending WHERE app_id = ? AND request_id = ?")
             let advance = try db.prepare("UPDATE pending SET next_fire = ? WHERE app_id = ? AND request_id = ?")
             let finish = try db.prepare("DELETE FROM pending WHERE app_id = ? AND request_id = ?")
+            let replaced = try db.prepare("SELECT thread_id FROM delivered WHERE app_id = ? AND notification_id = ?")
             let deliver = try db.prepare(
                 """
                 INSERT OR REPLACE INTO delivered (app_id, notification_id, thread_id, sequence, notification)
@@ -190,12 +194,18 @@ public final class SQLiteNotificationStore: NotificationStore {
                 """)
             let miss = try db.prepare("INSERT INTO missed (app_id, record) VALUES (?, ?)")
             var applied: [Int] = []
+            var threadCounts = ThreadCountChanges()
             for (index, (record, deliveredBlob, missedBlob)) in encoded.enumerated() {
                 let key: [SQLiteValue] = [.text(record.key.appIdentifier), .text(record.key.requestIdentifier)]
                 // Only while the request still has the fired date: a fire is recorded once.
                 guard try current.rows(key).first?[0].date == record.firedDate else { continue }
                 if let notification = record.delivered, let deliveredBlob {
-                    try deliver.run(key + [.text(notification.request.content.threadIdentifier), deliveredBlob])
+                    let thread = notification.request.content.threadIdentifier
+                    if let previous = try replaced.rows(key).first?[0].text {
+                        threadCounts.add(-1, appIdentifier: record.key.appIdentifier, threadIdentifier: previous)
+                    }
+                    threadCounts.add(1, appIdentifier: record.key.appIdentifier, threadIdentifier: thread)
+                    try deliver.run(key + [.text(thread), deliveredBlob])
                     if let badge = notification.request.content.badge {
                         try self.setBadge(badge, appIdentifier: record.key.appIdentifier, in: db)
                     }
@@ -208,6 +218,7 @@ public final class SQLiteNotificationStore: NotificationStore {
                 if let missedBlob { try miss.run([.text(record.key.appIdentifier), missedBlob]) }
                 applied.append(index)
             }
+            try threadCounts.apply(in: db)
             return applied
         }
         return applied.map { records[$0] }
@@ -238,21 +249,23 @@ public final class SQLiteNotificationStore: NotificationStore {
     public func deliveredCount(appIdentifier: String, threadIdentifier: String) async throws -> Int {
         let rows = try await database.read { db in
             try db.query(
-                "SELECT count(*) FROM delivered WHERE app_id = ? AND thread_id = ?", arguments: [.text(appIdentifier), .text(threadIdentifier)])
+                "SELECT count FROM delivered_thread WHERE app_id = ? AND thread_id = ?", arguments: [.text(appIdentifier), .text(threadIdentifier)])
         }
-        guard case .integer(let count) = rows.first?.first else { throw StoreCoding.corruptRow }
+        guard let first = rows.first else { return 0 }
+        guard case .integer(let count) = first.first else { throw StoreCoding.corruptRow }
         return Int(count)
     }
 
     public func deliveredCounts(appIdentifier: String, threadIdentifiers: Set<String>) async throws -> [String: Int] {
         try await database.read { db in
-            let count = try db.prepare("SELECT count(*) FROM delivered WHERE app_id = ? AND thread_id = ?")
+            let count = try db.prepare("SELECT count FROM delivered_thread WHERE app_id = ? AND thread_id = ?")
             var counts: [String: Int] = [:]
             for thread in threadIdentifiers {
-                guard case .integer(let value) = try count.rows([.text(appIdentifier), .text(thread)]).first?.first else {
-                    throw StoreCoding.corruptRow
+                switch try count.rows([.text(appIdentifier), .text(thread)]).first?.first {
+                case nil: counts[thread] = 0
+                case .integer(let value): counts[thread] = Int(value)
+                default: throw StoreCoding.corruptRow
                 }
-                counts[thread] = Int(value)
             }
             return counts
         }
@@ -269,12 +282,21 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     public func removeDelivered(appIdentifier: String, identifiers: [String]?) async throws -> [String] {
         try await database.write { db -> [String] in
+            let rows: [[SQLiteValue]]
             if let identifiers {
-                let delete = try db.prepare("DELETE FROM delivered WHERE app_id = ? AND notification_id = ? RETURNING notification_id")
-                return try identifiers.flatMap { try delete.rows([.text(appIdentifier), .text($0)]).compactMap { $0[0].text } }
+                let delete = try db.prepare("DELETE FROM delivered WHERE app_id = ? AND notification_id = ? RETURNING notification_id, thread_id")
+                rows = try identifiers.flatMap { try delete.rows([.text(appIdentifier), .text($0)]) }
+            } else {
+                rows = try db.query("DELETE FROM delivered WHERE app_id = ? RETURNING notification_id, thread_id", arguments: [.text(appIdentifier)])
             }
-            return try db.query("DELETE FROM delivered WHERE app_id = ? RETURNING notification_id", arguments: [.text(appIdentifier)])
-                .compactMap { $0[0].text }
+            var threadCounts = ThreadCountChanges()
+            let removed = try rows.map { row in
+                guard let identifier = row[0].text, let thread = row[1].text else { throw StoreCoding.corruptRow }
+                threadCounts.add(-1, appIdentifier: appIdentifier, threadIdentifier: thread)
+                return identifier
+            }
+            try threadCounts.apply(in: db)
+            return removed
         }
     }
 
@@ -299,5 +321,35 @@ extension NotificationRequest {
     var hasFloatingCalendarTrigger: Bool {
         if case .calendar(let trigger) = trigger { return trigger.pinnedTimeZone == nil }
         return false
+    }
+}
+
+/// Changes to the delivered count of threads, gathered while a write delivers and removes notifications
+/// and applied once at its end, in the same transaction.
+private struct ThreadCountChanges {
+    private struct Thread: Hashable {
+        let appIdentifier: String
+        let threadIdentifier: String
+    }
+
+    private var changes: [Thread: Int] = [:]
+
+    mutating func add(_ change: Int, appIdentifier: String, threadIdentifier: String) {
+        changes[Thread(appIdentifier: appIdentifier, threadIdentifier: threadIdentifier), default: 0] += change
+    }
+
+    func apply(in db: SQLiteConnection) throws {
+        guard changes.values.contains(where: { $0 != 0 }) else { return }
+        let change = try db.prepare(
+            """
+            INSERT INTO delivered_thread (app_id, thread_id, count) VALUES (?1, ?2, ?3)
+            ON CONFLICT (app_id, thread_id) DO UPDATE SET count = count + excluded.count
+            """)
+        let dropEmpty = try db.prepare("DELETE FROM delivered_thread WHERE app_id = ? AND thread_id = ? AND count <= 0")
+        for (thread, count) in changes where count != 0 {
+            let key: [SQLiteValue] = [.text(thread.appIdentifier), .text(thread.threadIdentifier)]
+            try change.run(key + [.integer(Int64(count))])
+            if count < 0 { try dropEmpty.run(key) }
+        }
     }
 }
