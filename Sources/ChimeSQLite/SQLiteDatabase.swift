@@ -26,8 +26,9 @@ import Foundation
 /// transactions (group commit, see ``write(_:)``), so the cost of the `fsync` is shared too.
 ///
 /// **Opening** refuses, without modifying the file: a file that is not a SQLite database
-/// (`.notADatabase`), a database that fails `PRAGMA quick_check` (`.corrupt`), and a database whose
-/// schema version is newer than the migrations given (`.schemaTooNew`). Then it switches to
+/// (`.notADatabase`), a database that fails `PRAGMA quick_check` (`.corrupt`; skipped for files above
+/// ``Configuration/integrityCheckSizeLimit``), and a database whose schema version is newer than the
+/// migrations given (`.schemaTooNew`). Then it switches to
 /// write-ahead logging and applies the missing migrations (see ``SQLiteMigration``).
 ///
 /// **Lifetime.** The connections close on ``close()``, or when the database object goes away and the
@@ -41,10 +42,15 @@ public final class SQLiteDatabase: Sendable {
         /// Whether opening runs `PRAGMA quick_check`, which reads the whole file: refusing a damaged
         /// database before writing to it costs time proportional to its size.
         public var checksIntegrityOnOpen: Bool
+        /// The largest file, in bytes, that opening checks (with `checksIntegrityOnOpen`); a larger one
+        /// opens without the check, in a time that does not grow with its size, and can be checked later
+        /// with ``SQLiteDatabase/checkIntegrity()``. `nil` checks files of any size.
+        public var integrityCheckSizeLimit: Int?
 
-        public init(busyTimeout: Duration = .seconds(5), checksIntegrityOnOpen: Bool = true) {
+        public init(busyTimeout: Duration = .seconds(5), checksIntegrityOnOpen: Bool = true, integrityCheckSizeLimit: Int? = nil) {
             self.busyTimeout = busyTimeout
             self.checksIntegrityOnOpen = checksIntegrityOnOpen
+            self.integrityCheckSizeLimit = integrityCheckSizeLimit
         }
     }
 
@@ -147,6 +153,17 @@ public final class SQLiteDatabase: Sendable {
         await reader.close()
     }
 
+    /// Runs `PRAGMA quick_check` over the whole file, on the reader connection, beside the writes.
+    ///
+    /// For a database opened without the check (its file was larger than
+    /// ``Configuration/integrityCheckSizeLimit``): a maintenance task can run it when the time it takes
+    /// (proportional to the file's size) does not matter.
+    ///
+    /// - Throws: ``SQLiteError`` `.corrupt` when the check finds damage.
+    public func checkIntegrity() async throws {
+        try await reader.run { db in try Self.checkIntegrity(db) }
+    }
+
     /// The number of write transactions committed since the database was opened (migrations aside).
     ///
     /// With group commit this is usually far below the number of writes; tests and benchmarks use it
@@ -185,7 +202,7 @@ extension SQLiteDatabase {
 
         // Nothing up to here writes to the file: it is refused untouched unless it proves to be a sound
         // database of a schema version this code knows.
-        if configuration.checksIntegrityOnOpen {
+        if configuration.checksIntegrityOnOpen, configuration.integrityCheckSizeLimit.map({ fileSize(path) <= $0 }) ?? true {
             try checkIntegrity(db)
         }
         let version = try schemaVersion(db)
@@ -228,6 +245,11 @@ extension SQLiteDatabase {
         guard header.count == headerSize, header.starts(with: magic) else {
             throw SQLiteError(.notADatabase, "the file is not a SQLite database; it was left untouched")
         }
+    }
+
+    /// The size of the file at `path` in bytes; 0 if it does not exist.
+    private static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// Refuses a database that fails `PRAGMA quick_check` (<https://www.sqlite.org/pragma.html#pragma_quick_check>).

@@ -41,6 +41,7 @@ public enum StoreConformance {
         Check(name: "a recorded fire delivers, badges, advances and remembers misses", body: recordFiresEffects),
         Check(name: "delivered notifications are listed, counted, updated and removed", body: deliveredLifecycle),
         Check(name: "apps do not see each other's requests", body: appsAreIsolated),
+        Check(name: "a redelivery replaces the notification and moves it to its new thread", body: redeliveryMovesThread),
     ]
 
     // MARK: Fixtures
@@ -207,6 +208,21 @@ public enum StoreConformance {
         try expect(try await store.removeDelivered(appIdentifier: app, identifiers: ["n1", "missing"]) == ["n1"], "only existing ones are reported removed")
         try expect(Set(try await store.removeDelivered(appIdentifier: app, identifiers: nil)) == ["n0", "n2", "n3"], "removing all reports the rest")
         try expect(try await store.deliveredNotifications(appIdentifier: app).isEmpty, "nothing is left")
+    }
+
+    static func redeliveryMovesThread(_ store: any NotificationStore) async throws {
+        for (index, thread) in ["photos", "photos", "chat"].enumerated() {
+            let first = try pending("same", at: Double(index), thread: thread)
+            try await store.addPending([first])
+            let notification = try DeliveredNotification(request: first.request, date: t0.addingTimeInterval(Double(index)))
+            _ = try await store.recordFires([FireRecord(key: first.key, firedDate: t0.addingTimeInterval(Double(index)), delivered: notification, nextFireDate: nil)])
+        }
+        try expect(try await store.deliveredNotifications(appIdentifier: app).count == 1, "one notification per identifier")
+        try expect(
+            try await store.deliveredCounts(appIdentifier: app, threadIdentifiers: ["photos", "chat"]) == ["photos": 0, "chat": 1],
+            "counted once, in the thread of its last delivery")
+        _ = try await store.removeDelivered(appIdentifier: app, identifiers: nil)
+        try expect(try await store.deliveredCount(appIdentifier: app, threadIdentifier: "chat") == 0, "removal uncounts it")
     }
 
     static func appsAreIsolated(_ store: any NotificationStore) async throws {

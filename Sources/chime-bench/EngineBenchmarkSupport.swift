@@ -115,11 +115,11 @@ struct RawFloor {
         let rowsPerSecond: Double
     }
 
-    /// The store's schema was created by `SQLiteNotificationStore`; declaring its version known lets a
+    /// The store's schema was created by `SQLiteNotificationStore`; declaring its versions known lets a
     /// plain `SQLiteDatabase` open the file without migrating it.
-    static let storeSchema = [
-        SQLiteMigration(version: 1, name: "created by SQLiteNotificationStore") { _ throws(SQLiteError) in }
-    ]
+    static let storeSchema = (1...SQLiteNotificationStore.schemaVersion).map { version in
+        SQLiteMigration(version: version, name: "created by SQLiteNotificationStore") { _ throws(SQLiteError) in }
+    }
 
     static let insert = """
         INSERT OR REPLACE INTO pending (app_id, request_id, added, next_fire, floating_calendar, request) VALUES (?, ?, ?, ?, ?, ?)

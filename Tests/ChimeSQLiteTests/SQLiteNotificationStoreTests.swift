@@ -1,6 +1,6 @@
 import ChimeCore
 import ChimeEngine
-import ChimeSQLite
+@testable import ChimeSQLite
 import ChimeTesting
 import Foundation
 import Testing
@@ -46,6 +46,23 @@ struct SQLiteNotificationStoreTests {
         #expect(try await reopened.app("app")?.settings.authorizationStatus == .authorized)
         #expect(try await reopened.floatingCalendarRequests().map(\.key) == [pending.key])
         await reopened.close()
+    }
+
+    @Test func aFirstVersionFileGetsItsThreadCountsOnOpening() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("chime.sqlite")
+        let first = try await SQLiteDatabase(path: path, migrations: Array(NotificationSchema.migrations.prefix(1)))
+        try await first.write { db in
+            let insert = try db.prepare("INSERT INTO delivered (app_id, notification_id, thread_id, sequence, notification) VALUES (?, ?, ?, ?, x'00')")
+            for (index, thread) in ["photos", "photos", "", "photos"].enumerated() {
+                try insert.run([.text("app"), .text("n\(index)"), .text(thread), .integer(Int64(index))])
+            }
+        }
+        await first.close()
+
+        let store = try await SQLiteNotificationStore(path: path)
+        #expect(try await store.deliveredCounts(appIdentifier: "app", threadIdentifiers: ["photos", "", "none"]) == ["photos": 3, "": 1, "none": 0])
+        await store.close()
     }
 
     @Test func aFileThatIsNotADatabaseIsRefusedAndLeftUntouched() async throws {

@@ -80,6 +80,31 @@ struct SQLiteOpenRefusalTests {
         #expect(error?.message.contains("corrupt") == true || error?.message.contains("integrity") == true)
     }
 
+    @Test func aDamagedFileAboveTheCheckLimitOpensAndFailsTheExplicitCheck() async throws {
+        var bytes = try await makeDatabase("large.sqlite")
+        let pageSize = 4096
+        bytes.replaceSubrange(2 * pageSize..<(2 * pageSize + 64), with: [UInt8](repeating: 0xAB, count: 64))
+        try directory.write(bytes, to: "large.sqlite")
+        let above = SQLiteDatabase.Configuration(integrityCheckSizeLimit: bytes.count - 1)
+        let database = try await SQLiteDatabase(path: directory.path("large.sqlite"), migrations: Self.migrations, configuration: above)
+        let error = await #expect(throws: SQLiteError.self) { try await database.checkIntegrity() }
+        #expect(error?.code == .corrupt)
+        await database.close()
+
+        try directory.write(bytes, to: "within.sqlite")
+        let within = SQLiteDatabase.Configuration(integrityCheckSizeLimit: bytes.count)
+        await #expect(throws: SQLiteError.self) {
+            _ = try await SQLiteDatabase(path: directory.path("within.sqlite"), migrations: Self.migrations, configuration: within)
+        }
+    }
+
+    @Test func aSoundDatabasePassesTheExplicitCheck() async throws {
+        _ = try await makeDatabase("sound.sqlite")
+        let database = try await SQLiteDatabase(path: directory.path("sound.sqlite"), migrations: Self.migrations)
+        try await database.checkIntegrity()
+        await database.close()
+    }
+
     @Test func anEmptyFileBecomesANewDatabase() async throws {
         try directory.write(Data(), to: "empty.sqlite")
         let database = try await SQLiteDatabase(path: directory.path("empty.sqlite"), migrations: Self.migrations)

@@ -115,6 +115,22 @@ struct StoreCodingTests {
         #expect(try StoreCoding.decode(DeliveredNotification.self, from: .blob(Array(JSONEncoder().encode(delivered)))) == delivered)
     }
 
+    @Test func jsonValuesReadAsJSONDecoderReadsThem() throws {
+        let values: [JSONValue] = [
+            nil, true, false, 0, -1, .int(Int.max), .int(Int.min), 2.5, .double(2), .double(-0.0), .double(1e300), "",
+            "text with \"quotes\" and ü", [], [1, "a", nil, [2.5]], [:], ["a": ["b": ["c": [true]]], "": 0],
+        ]
+        for value in values {
+            let fromJSON = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+            let fromRecord = try StoreRecordDecoder.decode(JSONValue.self, from: StoreRecordEncoder.encode(value))
+            #expect(fromRecord == fromJSON)
+            #expect(fromRecord == value)
+        }
+        // Numbers the JSON text cannot tell apart come back as JSON would give them.
+        #expect(try StoreRecordDecoder.decode(JSONValue.self, from: StoreRecordEncoder.encode(JSONValue.double(2))).intValue == 2)
+        #expect(try StoreRecordDecoder.decode(JSONValue.self, from: StoreRecordEncoder.encode(UInt64.max)).doubleValue == Double(UInt64.max))
+    }
+
     @Test func numbersKeepTheirValues() throws {
         struct Numbers: Codable, Equatable {
             var int = Int.min, int8 = Int8.min, int16 = Int16.max, int32 = Int32.min, int64 = Int64.max
@@ -143,11 +159,15 @@ struct StoreCodingTests {
         for length in 0..<bytes.count {
             #expect(throws: (any Error).self) { try StoreRecordDecoder.decode(AppRecord.self, from: Array(bytes.prefix(length))) }
         }
+        guard case .blob(let request) = try StoreCoding.encode(try Self.richRequest()) else { return }
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<2_000 {
             var damaged = bytes
             damaged[Int.random(in: 1..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
             _ = try? StoreRecordDecoder.decode(AppRecord.self, from: damaged)  // an error or a value, never a trap
+            var damagedRequest = request
+            damagedRequest[Int.random(in: 1..<damagedRequest.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            _ = try? StoreRecordDecoder.decode(NotificationRequest.self, from: damagedRequest)
         }
     }
 

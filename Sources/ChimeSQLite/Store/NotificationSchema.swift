@@ -2,7 +2,8 @@
 /// `user_version`).
 ///
 /// Values are stored as JSON blobs, beside the columns queries need: the keys, the next fire date
-/// (indexed, so the scheduler pages by it), the thread (indexed, for group counts), an ordering sequence.
+/// (indexed, so the scheduler pages by it), the thread (with a count per thread beside), an ordering
+/// sequence.
 /// Dates are `Date.timeIntervalSinceReferenceDate` as `REAL`, which round-trips a `Date` exactly, so a
 /// fire date compares equal to itself.
 enum NotificationSchema {
@@ -44,6 +45,23 @@ enum NotificationSchema {
                     record BLOB NOT NULL
                 );
                 CREATE INDEX missed_by_app ON missed (app_id, sequence);
-                """)
+                """),
+        // Counting a thread's delivered notifications walked the thread's index entries, once per batch
+        // of fires and thread: thousands of entries for a busy thread. The store keeps a count per thread
+        // instead, changed by the same statements that deliver and remove. (Triggers would keep it too,
+        // but a statement with triggers inside the write's savepoint journals every page it touches,
+        // which tripled the cost of recording a fire.)
+        SQLiteMigration(
+            version: 2, name: "delivered counts per thread",
+            sql: """
+                CREATE TABLE delivered_thread (
+                    app_id TEXT NOT NULL,
+                    thread_id TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, thread_id)
+                ) WITHOUT ROWID;
+                INSERT INTO delivered_thread (app_id, thread_id, count)
+                    SELECT app_id, thread_id, count(*) FROM delivered GROUP BY app_id, thread_id;
+                """),
     ]
 }

@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 
 /// Reads a `Decodable` value from a record in `StoreRecordFormat`, in place: containers are located by
@@ -39,7 +40,7 @@ final class StoreRecordReader {
     }
 
     private func mismatch(_ type: Any.Type, at place: StoreRecordPlace, found tag: Tag) -> DecodingError {
-        .typeMismatch(type, DecodingError.Context(codingPath: place.codingPath, debugDescription: "found \(tag) in the store record"))
+        .typeMismatch(type, DecodingError.Context(codingPath: place.codingPath, debugDescription: tag.found))
     }
 
     func tag(at offset: Int) throws -> Tag {
@@ -119,6 +120,10 @@ final class StoreRecordReader {
         } else if T.self == Date.self {
             // What Date's own init(from:) reads, without the detour.
             return unsafeBitCast(Date(timeIntervalSinceReferenceDate: try double(at: offset, place: place)), to: T.self)
+        } else if T.self == JSONValue.self {
+            return unsafeBitCast(try jsonValue(at: offset, place: place), to: T.self)
+        } else if T.self == [String: JSONValue].self {
+            return unsafeBitCast(try jsonObject(at: offset, place: place), to: T.self)
         }
         return try T(from: StoreRecordSlotDecoder(reader: self, offset: offset, path: place.path))
     }
@@ -196,6 +201,51 @@ final class StoreRecordReader {
         return text
     }
 
+    // A JSON value (a notification's userInfo) is read directly, with the rules of JSONValue's own
+    // init(from:): which probes null, Bool, Int, Double, String, array, object in turn, each failed probe
+    // costing an error.
+
+    func jsonValue(at offset: Int, place: StoreRecordPlace) throws -> JSONValue {
+        switch try tag(at: offset) {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .signed, .unsigned, .double:
+            // A whole number that fits Int is an int, any other number a double.
+            if let int = try? integer(Int.self, at: offset, place: place) { return .int(int) }
+            return .double(try double(at: offset, place: place))
+        case .string: return .string(try string(at: offset, place: place))
+        case .array:
+            let (start, end, count) = try container(at: offset)
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(count)
+            var position = start
+            for _ in 0..<count {
+                elements.append(try jsonValue(at: position, place: place))
+                position = try self.end(of: position)
+                guard position <= end else { throw corrupted(at: place, "an array in the store record is cut short") }
+            }
+            return .array(elements)
+        case .object: return .object(try jsonObject(at: offset, place: place))
+        }
+    }
+
+    func jsonObject(at offset: Int, place: StoreRecordPlace) throws -> [String: JSONValue] {
+        let tag = try tag(at: offset)
+        guard tag == .object else { throw mismatch([String: JSONValue].self, at: place, found: tag) }
+        let (start, end, count) = try container(at: offset)
+        var members: [String: JSONValue] = [:]
+        members.reserveCapacity(count)
+        var position = start
+        for _ in 0..<count {
+            let key = try stringBytes(at: position)
+            members[try text(key, place: place)] = try jsonValue(at: key.upperBound, place: place)
+            position = try self.end(of: key.upperBound)
+            guard position <= end else { throw corrupted(at: place, "an object in the store record is cut short") }
+        }
+        return members
+    }
+
     /// Whether the key stored at `range` is `key`.
     func key(_ range: Range<Int>, equals key: String) -> Bool {
         var key = key
@@ -224,7 +274,7 @@ struct StoreRecordSlotDecoder: Decoder {
                 throw DecodingError.valueNotFound(
                     KeyedDecodingContainer<Key>.self, DecodingError.Context(codingPath: codingPath, debugDescription: "found null"))
             }
-            throw DecodingError.typeMismatch([String: Any].self, DecodingError.Context(codingPath: codingPath, debugDescription: "found \(tag)"))
+            throw DecodingError.typeMismatch([String: Any].self, DecodingError.Context(codingPath: codingPath, debugDescription: tag.found))
         }
         return KeyedDecodingContainer(try StoreRecordKeyedDecoding<Key>(reader: reader, offset: offset, path: path))
     }
@@ -236,7 +286,7 @@ struct StoreRecordSlotDecoder: Decoder {
                 throw DecodingError.valueNotFound(
                     (any UnkeyedDecodingContainer).self, DecodingError.Context(codingPath: codingPath, debugDescription: "found null"))
             }
-            throw DecodingError.typeMismatch([Any].self, DecodingError.Context(codingPath: codingPath, debugDescription: "found \(tag)"))
+            throw DecodingError.typeMismatch([Any].self, DecodingError.Context(codingPath: codingPath, debugDescription: tag.found))
         }
         return try StoreRecordUnkeyedDecoding(reader: reader, offset: offset, path: path)
     }

@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 
 /// Writes an `Encodable` value in `StoreRecordFormat`, straight into one byte buffer.
@@ -200,10 +201,60 @@ final class StoreRecordWriter {
             writeSigned(Int64(unsafeBitCast(value, to: Int8.self)))
         } else if T.self == UInt8.self {
             writeUnsigned(UInt64(unsafeBitCast(value, to: UInt8.self)))
+        } else if T.self == JSONValue.self {
+            write(unsafeBitCast(value, to: JSONValue.self))
+        } else if T.self == [String: JSONValue].self {
+            write(unsafeBitCast(value, to: [String: JSONValue].self))
         } else {
             return false
         }
         return true
+    }
+
+    // A JSON value (a notification's userInfo) is what this format holds natively: it is written directly,
+    // as JSONValue's own encode(to:) would write it through the containers, without them.
+
+    private func write(_ value: JSONValue) {
+        switch value {
+        case .null: writeNull()
+        case .bool(let bool): write(bool)
+        case .int(let int): writeSigned(Int64(int))
+        case .double(let double): write(double)
+        case .string(let string): write(string)
+        case .array(let elements):
+            let header = beginInlineContainer(.array)
+            for element in elements { write(element) }
+            endInlineContainer(header, count: elements.count)
+        case .object(let members): write(members)
+        }
+    }
+
+    private func write(_ members: [String: JSONValue]) {
+        let header = beginInlineContainer(.object)
+        for (key, member) in members {
+            writeKey(key)
+            write(member)
+        }
+        endInlineContainer(header, count: members.count)
+    }
+
+    /// Writes the header of a container that is written whole before the call returns (not one that
+    /// codes through the container protocols); returns where it is, for `endInlineContainer`.
+    private func beginInlineContainer(_ tag: StoreRecordFormat.Tag) -> Int {
+        let header = bytes.count
+        bytes.append(tag.rawValue)
+        bytes.append(contentsOf: repeatElement(0, count: StoreRecordFormat.containerHeaderSize))
+        return header
+    }
+
+    private func endInlineContainer(_ header: Int, count: Int) {
+        let contentStart = header + 1 + StoreRecordFormat.containerHeaderSize
+        guard let length = UInt32(exactly: bytes.count - contentStart), let count = UInt32(exactly: count) else {
+            unsupported = true  // over 4 GiB: refused by `finish`
+            return
+        }
+        put(length, at: header + 1)
+        put(count, at: header + 5)
     }
 }
 

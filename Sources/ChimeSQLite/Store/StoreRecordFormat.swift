@@ -36,6 +36,19 @@ enum StoreRecordFormat {
         case string = 0x06
         case array = 0x07
         case object = 0x08
+
+        /// What a type mismatch found, for its error. A constant: types probe with `try?` (a JSON value
+        /// tries Bool before Int), so mismatches are common and must stay cheap.
+        var found: String {
+            switch self {
+            case .null: "found null in the store record"
+            case .false, .true: "found a boolean in the store record"
+            case .signed, .unsigned, .double: "found a number in the store record"
+            case .string: "found a string in the store record"
+            case .array: "found an array in the store record"
+            case .object: "found an object in the store record"
+            }
+        }
     }
 
     /// The size of an array's or object's header after its tag: byte length and count, 4 bytes each.
