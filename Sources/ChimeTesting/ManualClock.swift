@@ -111,6 +111,24 @@ public final class ManualClock: NotificationClock {
         return await nextSleep()
     }
 
+    /// Runs time forward to `date` for a task that sleeps again after each wake-up (a scheduler): it wakes
+    /// at each of its deadlines on the way, in order, and at `date` itself when it has a deadline there.
+    ///
+    /// ```swift
+    /// await clock.run(until: fireDate)   // the engine delivers everything due by then
+    /// ```
+    public func run(until date: Date) async {
+        while true {
+            let deadline = await nextWakeUp()
+            if deadline > date {
+                advance(to: date)
+                return
+            }
+            advance(to: deadline)
+            if deadline == date { return }
+        }
+    }
+
     /// Moves time forward to `date` and wakes every sleeper whose deadline has come.
     public func advance(to date: Date) {
         let due = state.withLock { state -> [Sleeper] in

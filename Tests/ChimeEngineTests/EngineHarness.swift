@@ -77,18 +77,9 @@ struct EngineHarness {
         return self
     }
 
-    /// Runs the clock forward to `date`, letting the scheduler wake at each of its deadlines on the way
-    /// (and at `date` itself, when it has one there).
+    /// Runs the clock forward to `date`, letting the scheduler wake at each of its deadlines on the way.
     func run(until date: Date) async {
-        while true {
-            let deadline = await clock.nextWakeUp()
-            if deadline > date {
-                clock.advance(to: date)
-                return
-            }
-            clock.advance(to: deadline)
-            if deadline == date { return }
-        }
+        await clock.run(until: date)
     }
 
     /// Runs the clock `seconds` past its current time.

@@ -31,15 +31,7 @@ struct Harness {
 
     /// Runs the clock forward to `date`, letting the scheduler wake at each of its deadlines on the way.
     func run(until date: Date) async {
-        while true {
-            let deadline = await clock.nextWakeUp()
-            if deadline > date {
-                clock.advance(to: date)
-                return
-            }
-            clock.advance(to: deadline)
-            if deadline == date { return }
-        }
+        await clock.run(until: date)
     }
 
     func run(for seconds: TimeInterval) async {
