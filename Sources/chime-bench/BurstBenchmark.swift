@@ -15,7 +15,9 @@ import Foundation
 ///    `rounds` times on fresh files and the fastest round counts: the machine is shared and noisy.
 /// 2. The raw floor: the rows (c) wrote, copied into a fresh file in 10,000-row transactions, fastest of
 ///    `rounds`.
-/// 3. Lateness, in a separate run on a fresh store: the requests are added as in (b) while the engine runs,
+/// 3. The lateness floor: how late `SystemClock` wakes a sleeper, and how long one durable single-row
+///    commit takes; a fire waits for both before it is presented.
+/// 4. Lateness, in a separate run on a fresh store: the requests are added as in (b) while the engine runs,
 ///    with fire dates spread evenly over `[t0, t0 + window]`; `t0` is three seconds after the adds are
 ///    expected to end (1.5 times as long as (b) took). Lateness is the time `present` was called minus the
 ///    fire date the trigger asked for.
@@ -70,6 +72,8 @@ struct BurstBenchmark {
         let concurrentTasks: Int
         let batchAdd: AddRate
         let lateness: Lateness
+        /// The clock's wake-up lateness and one durable commit, beside the fires' lateness.
+        let latenessFloor: LatenessFloor.Result
         let targets: Targets
     }
 
@@ -129,6 +133,10 @@ struct BurstBenchmark {
         guard let floor else { throw BenchmarkFailure("no raw floor round ran") }
         folder.removeDatabase("batch.sqlite")
 
+        progress.note("lateness floor: clock wake-ups and single durable commits", force: true)
+        let latenessFloor = try await LatenessFloor().measure(path: folder.path("commits.sqlite"))
+        folder.removeDatabase("commits.sqlite")
+
         let lateness = try await measureLateness(path: folder.path("lateness.sqlite"), expectedAddTime: concurrent.time)
 
         func rate(_ measured: (time: Duration, transactions: Int), _ count: Int) -> AddRate {
@@ -140,7 +148,7 @@ struct BurstBenchmark {
         let concurrentRate = rate(concurrent, requests)
         return Result(
             rounds: rounds, rawFloor: floor, singleAdds: rate(single, singleAddRequests), concurrentAdds: concurrentRate, concurrentTasks: tasks,
-            batchAdd: rate(batch, requests), lateness: lateness,
+            batchAdd: rate(batch, requests), lateness: lateness, latenessFloor: latenessFloor,
             targets: Targets(
                 concurrentAddsRatioToRawFloor: .atLeast(0.5, concurrentRate.ratioToRawFloor),
                 p99LatenessMilliseconds: .atMost(2, lateness.p99Milliseconds),
