@@ -40,6 +40,8 @@ public final class SQLiteConnection {
     let handle: OpaquePointer
     /// The path the connection was opened with.
     public let path: String
+    /// The checkpointer that the log hook calls, kept alive until the connection has closed.
+    private var checkpointer: Checkpointer?
 
     /// Opens the database file at `path`.
     ///
@@ -167,6 +169,13 @@ public final class SQLiteConnection {
     public func setBusyTimeout(_ timeout: Duration) {
         let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+    }
+
+    /// Hands checkpoints to `checkpointer` instead of running them inside the commits that grow the
+    /// write-ahead log past `Checkpointer.threshold` pages (this replaces SQLite's automatic checkpoint).
+    func checkpoint(with checkpointer: Checkpointer) {
+        self.checkpointer = checkpointer
+        sqlite3_wal_hook(handle, walCommitted, Unmanaged.passUnretained(checkpointer).toOpaque())
     }
 
     /// Runs `body` while statements that begin, commit or roll back a transaction are refused (`.authorization`).

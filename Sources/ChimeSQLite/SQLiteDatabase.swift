@@ -13,8 +13,9 @@ import Foundation
 /// let names = try await database.read { db in try db.query("SELECT name FROM item") }
 /// ```
 ///
-/// **Threading.** The database owns two connections, each confined to its own serial dispatch queue: a
-/// writer and a reader. Closures passed to ``read(_:)`` and ``write(_:)`` run on those queues, never on
+/// **Threading.** The database owns three connections, each confined to its own serial dispatch queue: a
+/// writer, a reader, and a checkpointer that copies the write-ahead log into the file so that no commit
+/// waits for it. Closures passed to ``read(_:)`` and ``write(_:)`` run on those queues, never on
 /// Swift's cooperative thread pool, because every SQLite call blocks; the caller suspends meanwhile.
 /// The ``SQLiteConnection`` a closure receives is valid only during the call: a closure must not keep it,
 /// nor await anything (closures are synchronous), nor begin, commit or roll back transactions (such
@@ -58,6 +59,7 @@ public final class SQLiteDatabase: Sendable {
     public let path: String
     private let writer: GroupCommitWriter
     private let reader: SerialConnection
+    private let checkpointer: Checkpointer
 
     /// Opens (or creates) the database at `path` and brings its schema up to the last of `migrations`.
     ///
@@ -78,6 +80,16 @@ public final class SQLiteDatabase: Sendable {
         self.reader = try await SerialConnection.open(label: "chime.sqlite.reader") { () throws(SQLiteError) in
             try Self.openReader(path: path, configuration: configuration)
         }
+        let checkpointer = Checkpointer(connection: try await SerialConnection.open(label: "chime.sqlite.checkpointer") { () throws(SQLiteError) in
+            try Self.openCheckpointer(path: path, configuration: configuration)
+        })
+        await withCheckedContinuation { continuation in
+            writerConnection.async { db in
+                db?.checkpoint(with: checkpointer)
+                continuation.resume()
+            }
+        }
+        self.checkpointer = checkpointer
         self.writer = GroupCommitWriter(connection: writerConnection)
         self.path = path
     }
@@ -151,6 +163,7 @@ public final class SQLiteDatabase: Sendable {
     public func close() async {
         await writer.close()
         await reader.close()
+        await checkpointer.close()
     }
 
     /// Runs `PRAGMA quick_check` over the whole file, on the reader connection, beside the writes.
@@ -224,6 +237,15 @@ extension SQLiteDatabase {
         try db.execute("PRAGMA synchronous = FULL")
         try db.execute("PRAGMA foreign_keys = ON")
         try migrate(db, migrations: migrations, from: version)
+        return db
+    }
+
+    /// The checkpointer's connection: it only copies the log into the file, syncing both as the writer
+    /// would (`synchronous=FULL`).
+    private static func openCheckpointer(path: String, configuration: Configuration) throws(SQLiteError) -> SQLiteConnection {
+        let db = try SQLiteConnection(path: path, flags: [.readWrite])
+        db.setBusyTimeout(configuration.busyTimeout)
+        try db.execute("PRAGMA synchronous = FULL")
         return db
     }
 

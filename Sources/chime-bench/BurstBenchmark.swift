@@ -11,9 +11,13 @@ import Foundation
 ///
 /// 1. Add rates, each on a fresh store with the engine running and the requests due an hour later (so no
 ///    fire competes with the adds): (a) single adds awaited one after another, (b) single adds from many
-///    tasks at once (group commit shares transactions), (c) one `add(contentsOf:)` batch.
-/// 2. The raw floor: the rows (c) wrote, copied into a fresh file in 10,000-row transactions.
-/// 3. Lateness, in a separate run on a fresh store: the requests are added as in (b) while the engine runs,
+///    tasks at once (group commit shares transactions), (c) one `add(contentsOf:)` batch. Each runs
+///    `rounds` times on fresh files and the fastest round counts: the machine is shared and noisy.
+/// 2. The raw floor: the rows (c) wrote, copied into a fresh file in 10,000-row transactions, fastest of
+///    `rounds`.
+/// 3. The lateness floor: how late `SystemClock` wakes a sleeper, and how long one durable single-row
+///    commit takes; a fire waits for both before it is presented.
+/// 4. Lateness, in a separate run on a fresh store: the requests are added as in (b) while the engine runs,
 ///    with fire dates spread evenly over `[t0, t0 + window]`; `t0` is three seconds after the adds are
 ///    expected to end (1.5 times as long as (b) took). Lateness is the time `present` was called minus the
 ///    fire date the trigger asked for.
@@ -22,6 +26,8 @@ struct BurstBenchmark {
     /// Fewer single adds: each waits for its own commit.
     var singleAddRequests = 10_000
     var tasks = 64
+    /// Each add mode and the raw floor run this many times on fresh files; the fastest round counts.
+    var rounds = 3
     var window: TimeInterval = 10
     /// How long after the last fire date the run waits at least for the presentations still missing.
     var grace: TimeInterval = 30
@@ -58,12 +64,16 @@ struct BurstBenchmark {
 
     struct Result: Encodable {
         let workload = "burst"
+        /// Rounds of each add mode and of the raw floor; the fastest counts.
+        let rounds: Int
         let rawFloor: RawFloor.Result
         let singleAdds: AddRate
         let concurrentAdds: AddRate
         let concurrentTasks: Int
         let batchAdd: AddRate
         let lateness: Lateness
+        /// The clock's wake-up lateness and one durable commit, beside the fires' lateness.
+        let latenessFloor: LatenessFloor.Result
         let targets: Targets
     }
 
@@ -74,16 +84,16 @@ struct BurstBenchmark {
         defer { folder.remove() }
 
         let inAnHour: TimeInterval = 3600
-        progress.note("(c) one batch of \(requests) requests", force: true)
-        let batch = try await measureAdds(path: folder.path("batch.sqlite")) { center in
+        progress.note("(c) one batch of \(requests) requests, \(rounds) rounds", force: true)
+        let batch = try await fastestAdds(name: "batch", in: folder, keepingLast: true) { center in
             let all = try (0..<requests).map { index in
                 try BenchRequests.reminder(index, prefix: "batch", firingIn: inAnHour + Double(index) * window / Double(requests))
             }
             return try await ContinuousClock().measure { try await center.add(contentsOf: all) }
         }
 
-        progress.note("(a) \(singleAddRequests) single adds, one after another", force: true)
-        let single = try await measureAdds(path: folder.path("single.sqlite")) { center in
+        progress.note("(a) \(singleAddRequests) single adds, one after another, \(rounds) rounds", force: true)
+        let single = try await fastestAdds(name: "single", in: folder) { center in
             let all = try (0..<singleAddRequests).map { index in
                 try BenchRequests.reminder(index, prefix: "single", firingIn: inAnHour + Double(index) * window / Double(singleAddRequests))
             }
@@ -94,10 +104,9 @@ struct BurstBenchmark {
                 }
             }
         }
-        folder.removeDatabase("single.sqlite")
 
-        progress.note("(b) \(requests) single adds from \(tasks) tasks", force: true)
-        let concurrent = try await measureAdds(path: folder.path("concurrent.sqlite")) { [requests, tasks, window] center in
+        progress.note("(b) \(requests) single adds from \(tasks) tasks, \(rounds) rounds", force: true)
+        let concurrent = try await fastestAdds(name: "concurrent", in: folder) { [requests, tasks, window] center in
             let all = try (0..<requests).map { index in
                 try BenchRequests.reminder(index, prefix: "concurrent", firingIn: inAnHour + Double(index) * window / Double(requests))
             }
@@ -112,12 +121,21 @@ struct BurstBenchmark {
                 }
             }
         }
-        folder.removeDatabase("concurrent.sqlite")
 
-        progress.note("raw floor: copying the rows of (c) in 10,000-row transactions", force: true)
-        let floor = try await RawFloor().measure(copyingPendingRowsOf: folder.path("batch.sqlite"), into: folder.path("floor.sqlite"), progress: progress)
+        progress.note("raw floor: copying the rows of (c) in 10,000-row transactions, \(rounds) rounds", force: true)
+        var floor: RawFloor.Result?
+        for round in 0..<rounds {
+            let result = try await RawFloor().measure(
+                copyingPendingRowsOf: folder.path("batch.sqlite"), into: folder.path("floor-\(round).sqlite"), progress: progress)
+            folder.removeDatabase("floor-\(round).sqlite")
+            if result.rowsPerSecond > floor?.rowsPerSecond ?? 0 { floor = result }
+        }
+        guard let floor else { throw BenchmarkFailure("no raw floor round ran") }
         folder.removeDatabase("batch.sqlite")
-        folder.removeDatabase("floor.sqlite")
+
+        progress.note("lateness floor: clock wake-ups and single durable commits", force: true)
+        let latenessFloor = try await LatenessFloor().measure(path: folder.path("commits.sqlite"))
+        folder.removeDatabase("commits.sqlite")
 
         let lateness = try await measureLateness(path: folder.path("lateness.sqlite"), expectedAddTime: concurrent.time)
 
@@ -129,12 +147,28 @@ struct BurstBenchmark {
         }
         let concurrentRate = rate(concurrent, requests)
         return Result(
-            rawFloor: floor, singleAdds: rate(single, singleAddRequests), concurrentAdds: concurrentRate, concurrentTasks: tasks,
-            batchAdd: rate(batch, requests), lateness: lateness,
+            rounds: rounds, rawFloor: floor, singleAdds: rate(single, singleAddRequests), concurrentAdds: concurrentRate, concurrentTasks: tasks,
+            batchAdd: rate(batch, requests), lateness: lateness, latenessFloor: latenessFloor,
             targets: Targets(
                 concurrentAddsRatioToRawFloor: .atLeast(0.5, concurrentRate.ratioToRawFloor),
                 p99LatenessMilliseconds: .atMost(2, lateness.p99Milliseconds),
                 lost: .atMost(0, Double(lateness.lost)), duplicated: .atMost(0, Double(lateness.duplicated))))
+    }
+
+    /// Runs `measureAdds` `rounds` times, each on a fresh store file, and returns the fastest round. With
+    /// `keepingLast`, the last round's file stays as `<name>.sqlite`; the others are removed.
+    private func fastestAdds(
+        name: String, in folder: ScratchFolder, keepingLast: Bool = false, _ work: (AppNotificationCenter) async throws -> Duration
+    ) async throws -> (time: Duration, transactions: Int) {
+        var fastest: (time: Duration, transactions: Int)?
+        for round in 0..<rounds {
+            let file = keepingLast && round == rounds - 1 ? "\(name).sqlite" : "\(name)-\(round).sqlite"
+            let measured = try await measureAdds(path: folder.path(file), work)
+            if !(keepingLast && round == rounds - 1) { folder.removeDatabase(file) }
+            if measured.time < fastest?.time ?? .seconds(1_000_000) { fastest = measured }
+        }
+        guard let fastest else { throw BenchmarkFailure("no round ran") }
+        return fastest
     }
 
     /// Opens a fresh store at `path`, starts an engine on it, lets `work` add (and time) its requests, and

@@ -175,6 +175,64 @@ struct RawFloor {
     }
 }
 
+/// What a fire's lateness cannot go below on this machine, measured in the same run: how late the clock
+/// wakes a sleeper, and how long one durable commit takes. The engine sleeps until a fire's date, then
+/// records the delivery in a synced transaction before it presents it.
+struct LatenessFloor {
+    var clockSamples = 500
+    var commitSamples = 1_000
+
+    struct Result: Encodable {
+        let clockSamples: Int
+        /// `SystemClock.sleep(until:)` returning after its deadline, milliseconds.
+        let clockOvershootP50Milliseconds: Double
+        let clockOvershootP99Milliseconds: Double
+        let clockOvershootMaxMilliseconds: Double
+        let commitSamples: Int
+        /// One single-row `SQLiteDatabase.write` (WAL, synchronous=FULL) awaited alone, milliseconds.
+        let commitP50Milliseconds: Double
+        let commitP99Milliseconds: Double
+        let commitMaxMilliseconds: Double
+    }
+
+    func measure(path: String) async throws -> Result {
+        let clock = SystemClock()
+        var overshoots: [Double] = []
+        for sample in 0..<clockSamples {
+            let deadline = Date().addingTimeInterval(0.003 + Double(sample % 7) * 0.001)
+            try await clock.sleep(until: deadline)
+            overshoots.append(Date().timeIntervalSince(deadline) * 1000)
+        }
+
+        let database = try await SQLiteDatabase(path: path, migrations: [
+            SQLiteMigration(version: 1, name: "commits", sql: "CREATE TABLE commits(id INTEGER PRIMARY KEY, note TEXT NOT NULL)")
+        ])
+        var commits: [Double] = []
+        let monotonic = ContinuousClock()
+        for sample in 0..<commitSamples {
+            let elapsed = try await monotonic.measure {
+                try await database.write { db in
+                    try db.execute("INSERT INTO commits(id, note) VALUES (?, ?)", arguments: [.integer(Int64(sample)), "Stand-up in 5 minutes"])
+                }
+            }
+            commits.append(elapsed.seconds * 1000)
+        }
+        await database.close()
+
+        overshoots.sort()
+        commits.sort()
+        return Result(
+            clockSamples: clockSamples,
+            clockOvershootP50Milliseconds: Statistics.percentile(0.5, of: overshoots).rounded(places: 3),
+            clockOvershootP99Milliseconds: Statistics.percentile(0.99, of: overshoots).rounded(places: 3),
+            clockOvershootMaxMilliseconds: overshoots[overshoots.count - 1].rounded(places: 3),
+            commitSamples: commitSamples,
+            commitP50Milliseconds: Statistics.percentile(0.5, of: commits).rounded(places: 3),
+            commitP99Milliseconds: Statistics.percentile(0.99, of: commits).rounded(places: 3),
+            commitMaxMilliseconds: commits[commits.count - 1].rounded(places: 3))
+    }
+}
+
 /// Notes on standard error for long phases, at most one a second unless forced.
 final class Progress: Sendable {
     private let workload: String

@@ -33,6 +33,7 @@ struct ScaleBenchmark {
     struct Memory: Encodable {
         let residentMegabytesAfterAdding: Double
         let residentMegabytesAfterEngineStarted: Double
+        /// The most the process held up to then (`VmHWM`), adding included; the raw floor comes later.
         let peakResidentMegabytes: Double
     }
 
@@ -98,6 +99,7 @@ struct ScaleBenchmark {
             throw BenchmarkFailure("the probe request was not presented within 30 s")
         }
         let afterStart = ProcessMemory.residentMegabytes
+        let peak = ProcessMemory.peakResidentMegabytes
         await engine.stop()
         await store.close()
         let databaseAfterClose = fileMegabytes(path)
@@ -116,7 +118,7 @@ struct ScaleBenchmark {
                 ratioToRawFloor: (perSecond / floor.rowsPerSecond).rounded(places: 3)),
             memory: Memory(
                 residentMegabytesAfterAdding: afterAdding, residentMegabytesAfterEngineStarted: afterStart,
-                peakResidentMegabytes: ProcessMemory.peakResidentMegabytes),
+                peakResidentMegabytes: peak),
             store: StoreSize(
                 databaseMegabytes: database, writeAheadLogMegabytes: log, totalMegabytes: (database + log).rounded(places: 1),
                 databaseMegabytesAfterClose: databaseAfterClose),

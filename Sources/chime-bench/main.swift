@@ -19,7 +19,7 @@ let usage = """
 
     Options:
       --cases N     cases (triggers) or writes (sqlite-writes) per round (default 100000 and 2000)
-      --rounds N    timed rounds; the fastest counts (default 3)
+      --rounds N    timed rounds; the fastest counts (default 3; burst: add rates and raw floor)
       --requests N  requests (burst: 100000, scale: 1000000)
       --single N    burst: single adds awaited one after another (default 10000)
       --tasks N     burst: tasks adding at once (default 64)
@@ -74,6 +74,7 @@ case "burst":
     if let requests = options["--requests"] { benchmark.requests = requests }
     if let single = options["--single"] { benchmark.singleAddRequests = single }
     if let tasks = options["--tasks"] { benchmark.tasks = tasks }
+    if let rounds = options["--rounds"] { benchmark.rounds = rounds }
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 case "scale":
     var benchmark = ScaleBenchmark()

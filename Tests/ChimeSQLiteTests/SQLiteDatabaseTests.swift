@@ -97,6 +97,28 @@ struct SQLiteDatabaseTests {
         #expect(try await second.read { db in try db.query("SELECT name FROM person") } == [["Ada 🔔"]])
     }
 
+    @Test func aGrowingLogIsCopiedIntoTheFileWhileTheDatabaseIsOpen() async throws {
+        let database = try await open()
+        // About 1,500 pages of names, in commits of 100 rows: past the checkpoint threshold.
+        for batch in 0..<15 {
+            try await database.write { db in
+                let insert = try db.prepare("INSERT INTO person(name) VALUES (?)")
+                for index in 0..<100 { try insert.run([.text("\(batch)-\(index) " + String(repeating: "x", count: 3_900))]) }
+            }
+        }
+        // The checkpointer copies the log into the file on its own queue, without a commit waiting for it.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var fileSize = 0
+        while ContinuousClock.now < deadline {
+            fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            if fileSize >= 1_000 * 4_096 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(fileSize >= 1_000 * 4_096, "the log was copied into the database file")
+        #expect(try await database.read { db in try db.query("SELECT count(*) FROM person") } == [[1_500]])
+        await database.close()
+    }
+
     @Test func aClosedDatabaseRefusesReadsAndWrites() async throws {
         let database = try await open()
         await database.close()
