@@ -25,8 +25,7 @@ import Darwin
 /// let terminal = TerminalPresenter(options: .init(appNames: ["com.example.photos": "Photos"]))
 /// let engine = NotificationEngine(store: store, clock: SystemClock(), presenter: terminal,
 ///                                 authorization: terminal)
-/// terminal.connect(to: engine)          // held weakly: the engine owns the presenter
-/// await engine.start()
+/// await engine.start()                 // connects the presenter to the engine (held weakly)
 /// // ... run ...
 /// await terminal.stop()
 /// ```
@@ -131,8 +130,9 @@ public final class TerminalPresenter: NotificationPresenter, AuthorizationResolv
         session.shutDown()
     }
 
-    /// Sends the user's answers to `engine`, which is held weakly (the engine holds its presenter). Until
-    /// it is connected, or once it is gone, an answer is refused with a note.
+    /// Sends the user's answers to `engine`, which is held weakly (the engine holds its presenter); the
+    /// engine calls it when it starts. Until it is connected, or once it is gone, an answer is refused
+    /// with a note.
     public func connect(to engine: NotificationEngine) {
         session.connect(to: engine)
     }

@@ -214,3 +214,25 @@ struct NotificationEngineResponseHandlerTests {
         withExtendedLifetime(app) {}
     }
 }
+
+/// A presenter that takes answers learns its engine when the engine starts, without being told twice.
+@Suite("Engine: connecting the presenter")
+struct NotificationEnginePresenterConnectionTests {
+    final class ConnectingPresenter: NotificationPresenter {
+        let engines = Mutex<[ObjectIdentifier]>([])
+        func present(_ presentation: Presentation) async {}
+        func withdraw(appIdentifier: String, identifiers: [String]) async {}
+        func updateBadge(appIdentifier: String, count: Int) async {}
+        func connect(to engine: NotificationEngine) { engines.withLock { $0.append(ObjectIdentifier(engine)) } }
+    }
+
+    @Test func startingTheEngineConnectsItsPresenterOnce() async throws {
+        let presenter = ConnectingPresenter()
+        let engine = NotificationEngine(store: InMemoryNotificationStore(), clock: ManualClock(now: .now), presenter: presenter, log: SilentLog())
+        #expect(presenter.engines.withLock { $0 }.isEmpty)
+        await engine.start()
+        await engine.start()
+        #expect(presenter.engines.withLock { $0 } == [ObjectIdentifier(engine)])
+        await engine.stop()
+    }
+}

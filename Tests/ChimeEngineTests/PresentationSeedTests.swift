@@ -84,6 +84,7 @@ struct PresentationSeedTests {
         let presentation = try F.present(
             newPhoto(), settings: .granted([.alert, .sound, .badge]), categories: [category], threadCount: 3)
         #expect(presentation.group == PresentationGroup(threadIdentifier: "thread-identifier", count: 3, summary: "3 more photos from Jane Doe"))
+        #expect(presentation.categoryIdentifier == "new-photo")
     }
 
     @Test func aGroupedPhotoThreadWithoutASummaryFormatGetsTheDefault() throws {

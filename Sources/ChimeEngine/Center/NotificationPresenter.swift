@@ -14,4 +14,13 @@ public protocol NotificationPresenter: Sendable {
 
     /// The number on the app's badge changed; 0 hides it.
     func updateBadge(appIdentifier: String, count: Int) async
+
+    /// Tells the presenter which engine its users' answers go to; the engine calls it when it starts.
+    /// A presenter that takes answers (a terminal, a desktop server's buttons) holds `engine` weakly,
+    /// since the engine holds its presenter. The default does nothing.
+    func connect(to engine: NotificationEngine)
+}
+
+extension NotificationPresenter {
+    public func connect(to engine: NotificationEngine) {}
 }

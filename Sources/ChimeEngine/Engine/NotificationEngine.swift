@@ -78,10 +78,11 @@ public actor NotificationEngine {
         AppNotificationCenter(appIdentifier: appIdentifier, engine: self)
     }
 
-    /// Starts the scheduler. Fires whose dates passed while nothing ran are handled first, by each
-    /// request's misfire policy.
+    /// Connects the presenter (`NotificationPresenter.connect(to:)`) and starts the scheduler. Fires
+    /// whose dates passed while nothing ran are handled first, by each request's misfire policy.
     public func start() {
         guard driver == nil else { return }
+        presenter.connect(to: self)
         driver = Task { await self.runScheduler() }
     }
 

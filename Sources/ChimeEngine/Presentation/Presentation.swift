@@ -46,6 +46,9 @@ public struct Presentation: Sendable, Hashable {
     /// The app's new badge number (0 removes it); `nil` leaves the badge as it is.
     public var badge: Int?
 
+    /// The category the content names (`""` for none), for presenters that pass it on (the freedesktop
+    /// `category` hint) or style by it; the actions are already resolved from it.
+    public var categoryIdentifier: String
     /// The buttons to offer, in order: the notification's own override, else its category's.
     public var actions: [PresentationAction]
     /// Whether the app wants a response when the user explicitly dismisses the notification (the
@@ -82,6 +85,7 @@ public struct Presentation: Sendable, Hashable {
         attachments: [NotificationAttachment] = [],
         sound: PresentationSound? = nil,
         badge: Int? = nil,
+        categoryIdentifier: String = "",
         actions: [PresentationAction] = [],
         wantsDismissResponse: Bool = false,
         interruptionLevel: InterruptionLevel = .active,
@@ -102,6 +106,7 @@ public struct Presentation: Sendable, Hashable {
         self.attachments = attachments
         self.sound = sound
         self.badge = badge
+        self.categoryIdentifier = categoryIdentifier
         self.actions = actions
         self.wantsDismissResponse = wantsDismissResponse
         self.interruptionLevel = interruptionLevel

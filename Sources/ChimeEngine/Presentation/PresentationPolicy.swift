@@ -80,6 +80,7 @@ public struct PresentationPolicy: Sendable, Hashable {
             attachments: text.previewsHidden ? [] : content.attachments,
             sound: Self.sound(content.sound, level: level, settings: settings, alerting: alerting, foreground: context.foregroundOptions),
             badge: Self.badge(content.badge, settings: settings, foreground: context.foregroundOptions),
+            categoryIdentifier: content.categoryIdentifier,
             actions: delivered.actions(in: category).map { PresentationAction($0, resolve: text.resolve) },
             wantsDismissResponse: category?.options.contains(.customDismissAction) ?? false,
             interruptionLevel: level,
