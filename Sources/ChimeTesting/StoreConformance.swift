@@ -31,6 +31,7 @@ public enum StoreConformance {
 
     public static let checks: [Check] = [
         Check(name: "apps are saved, replaced and listed", body: appsAreSavedAndListed),
+        Check(name: "concurrent changes to an app's fields all survive", body: appUpdatesAreAtomic),
         Check(name: "a pending request round-trips every field", body: pendingRoundTrips),
         Check(name: "adding the same identifier replaces the pending request", body: addReplaces),
         Check(name: "pending requests are listed by fire date, undated last", body: pendingOrder),
@@ -87,6 +88,34 @@ public enum StoreConformance {
         try await store.saveApp(AppRecord(appIdentifier: "a.first"))
         try expect(try await store.app(app) == record, "the saved record comes back equal, the second save replacing the first")
         try expect(try await store.allApps().map(\.appIdentifier) == ["a.first", app], "apps are listed by identifier")
+    }
+
+    static func appUpdatesAreAtomic(_ store: any NotificationStore) async throws {
+        let category = try NotificationCategory(identifier: "CATEGORY", actions: [])
+        // Three fields changed at once, many times over: a change made from a stale copy would lose one.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 1...20 {
+                group.addTask { try await store.updateApp(app) { $0.badgeCount += 1 } }
+                group.addTask { try await store.updateApp(app) { $0.categories = [category] } }
+                group.addTask { try await store.updateApp(app) { $0.settings = .granted([.alert]) } }
+            }
+            try await group.waitForAll()
+        }
+        let record = try await store.app(app)
+        try expect(record?.badgeCount == 20, "every badge increment survives (\(record?.badgeCount ?? -1) of 20)")
+        try expect(record?.categories == [category], "the categories survive the other changes")
+        try expect(record?.settings.authorizationStatus == .authorized, "the settings survive the other changes")
+
+        struct Refused: Error {}
+        do {
+            try await store.updateApp(app) { record in
+                record.badgeCount = 99
+                throw Refused()
+            }
+            try expect(false, "an error thrown by the change reaches the caller")
+        } catch is Refused {}
+        try expect(try await store.app(app)?.badgeCount == 20, "a change that throws writes nothing")
+        try expect(try await store.updateApp("new.app") { $0.badgeCount = 1 }.appIdentifier == "new.app", "an app without a record gets one")
     }
 
     static func pendingRoundTrips(_ store: any NotificationStore) async throws {

@@ -63,6 +63,9 @@ actor RefusingStore: NotificationStore {
     func app(_ appIdentifier: String) async throws -> AppRecord? { await base.app(appIdentifier) }
     func allApps() async throws -> [AppRecord] { await base.allApps() }
     func saveApp(_ record: AppRecord) async throws { await base.saveApp(record) }
+    func updateApp(_ appIdentifier: String, _ change: @escaping @Sendable (inout AppRecord) throws -> Void) async throws -> AppRecord {
+        try await base.updateApp(appIdentifier, change)
+    }
     func pendingRequests(appIdentifier: String) async throws -> [PendingRequest] { await base.pendingRequests(appIdentifier: appIdentifier) }
     func pendingRequests(_ keys: [RequestKey]) async throws -> [PendingRequest] { await base.pendingRequests(keys) }
     func removePending(appIdentifier: String, identifiers: [String]?) async throws -> [RequestKey] {

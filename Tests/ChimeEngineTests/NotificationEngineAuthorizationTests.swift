@@ -22,6 +22,25 @@ struct NotificationEngineAuthorizationTests {
         #expect(settings.badgeSetting == .notSupported)
     }
 
+    /// The app registers categories while the user changes a setting and the badge is set: each change
+    /// keeps the others (they once overwrote each other from stale copies of the app's record).
+    @Test func concurrentChangesToAnAppAllSurvive() async throws {
+        let h = try await EngineHarness.make()
+        #expect(try await h.center.requestAuthorization(options: [.alert, .sound, .badge]))
+        var settings = try await h.center.notificationSettings()
+        settings.showPreviewsSetting = .never
+        let category = try NotificationCategory(identifier: "CATEGORY", actions: [NotificationAction(identifier: "OK", title: "OK")])
+        let changed = settings
+        async let categories: Void = h.center.setNotificationCategories([category])
+        async let userSetting: Void = h.center.updateSettings(changed)
+        async let badge: Void = h.center.setBadgeCount(3)
+        _ = try await (categories, userSetting, badge)
+        #expect(try await h.center.notificationCategories() == [category])
+        #expect(try await h.center.notificationSettings().showPreviewsSetting == .never)
+        let record = try await h.store.app("com.example.app")
+        #expect(record?.badgeCount == 3)
+    }
+
     @Test func aDeniedAppCannotAddAndNothingIsScheduled() async throws {
         let h = try await EngineHarness.make(answersAuthorization: false)
         #expect(try await !h.center.requestAuthorization(options: [.alert]))

@@ -12,7 +12,7 @@ extension NotificationEngine {
     /// decision. `.provisional` is granted at once without asking, as on iOS, and a provisional app that
     /// asks again without it is asked for real. When nobody answers, nothing is stored and the answer is no.
     func requestAuthorization(appIdentifier: String, options: AuthorizationOptions) async throws -> Bool {
-        var record = try await appRecord(appIdentifier)
+        let record = try await appRecord(appIdentifier)
         let status = record.settings.authorizationStatus
         let mustAsk = status == .notDetermined || (status == .provisional && !options.contains(.provisional))
         guard mustAsk else { return status.allowsDelivery }
@@ -25,12 +25,12 @@ extension NotificationEngine {
             allowed = answer
         }
         // The answer may have been given elsewhere while the user looked at the prompt; the first wins.
-        record = try await appRecord(appIdentifier)
-        guard record.settings.authorizationStatus == status else { return record.settings.authorizationStatus.allowsDelivery }
-        record.requestedOptions = options
-        record.settings = allowed ? .granted(options) : .denied(options)
-        try await store.saveApp(record)
-        return allowed
+        let decided = try await store.updateApp(appIdentifier) { record in
+            guard record.settings.authorizationStatus == status else { return }
+            record.requestedOptions = options
+            record.settings = allowed ? .granted(options) : .denied(options)
+        }
+        return decided.settings.authorizationStatus.allowsDelivery
     }
 
     func settings(appIdentifier: String) async throws -> NotificationSettings {
@@ -39,19 +39,16 @@ extension NotificationEngine {
 
     /// The user changed the app's settings (from the CLI, the web center, a prompt).
     func updateSettings(appIdentifier: String, _ settings: NotificationSettings) async throws {
-        var record = try await appRecord(appIdentifier)
-        record.settings = settings
-        try await store.saveApp(record)
+        try await store.updateApp(appIdentifier) { $0.settings = settings }
     }
 
     // MARK: Categories and badge
 
     func setCategories(appIdentifier: String, _ categories: [NotificationCategory]) async throws {
-        var record = try await appRecord(appIdentifier)
         var seen: Set<String> = []
         // Registering a set: one category per identifier, the last given wins, as with Apple's Set.
-        record.categories = categories.reversed().filter { seen.insert($0.identifier).inserted }.reversed()
-        try await store.saveApp(record)
+        let unique = Array(categories.reversed().filter { seen.insert($0.identifier).inserted }.reversed())
+        try await store.updateApp(appIdentifier) { $0.categories = unique }
     }
 
     func categories(appIdentifier: String) async throws -> [NotificationCategory] {
@@ -62,9 +59,7 @@ extension NotificationEngine {
         guard count >= 0 else {
             throw ChimeError(.badgeInputInvalid, field: "badge", "the badge count must be 0 or more")
         }
-        var record = try await appRecord(appIdentifier)
-        record.badgeCount = count
-        try await store.saveApp(record)
+        try await store.updateApp(appIdentifier) { $0.badgeCount = count }
         await presenter.updateBadge(appIdentifier: appIdentifier, count: count)
     }
 

@@ -27,6 +27,14 @@ public actor InMemoryNotificationStore: NotificationStore {
         apps[record.appIdentifier] = record
     }
 
+    @discardableResult
+    public func updateApp(_ appIdentifier: String, _ change: @escaping @Sendable (inout AppRecord) throws -> Void) throws -> AppRecord {
+        var record = apps[appIdentifier] ?? AppRecord(appIdentifier: appIdentifier)
+        try change(&record)
+        apps[appIdentifier] = record
+        return record
+    }
+
     public func addPending(_ requests: [PendingRequest]) {
         for request in requests {
             pending[request.key] = request

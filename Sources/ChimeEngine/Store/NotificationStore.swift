@@ -23,6 +23,12 @@ public protocol NotificationStore: Sendable {
     func allApps() async throws -> [AppRecord]
     /// Inserts or replaces the app's record.
     func saveApp(_ record: AppRecord) async throws
+    /// Changes the app's record (a new one when it has none) in one step: nothing else writes it between
+    /// the read and the write, so changes to different fields made at the same time (categories, settings,
+    /// a delivery's badge) all survive. Returns the record as written; when `change` throws, nothing is
+    /// written.
+    @discardableResult
+    func updateApp(_ appIdentifier: String, _ change: @escaping @Sendable (inout AppRecord) throws -> Void) async throws -> AppRecord
 
     // MARK: Pending requests
 

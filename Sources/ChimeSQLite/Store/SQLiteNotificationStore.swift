@@ -101,6 +101,18 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
+    @discardableResult
+    public func updateApp(_ appIdentifier: String, _ change: @escaping @Sendable (inout AppRecord) throws -> Void) async throws -> AppRecord {
+        // Read and written in one write: the writer runs one at a time, so nothing comes in between.
+        try await database.write { db in
+            var record = try self.storedApp(appIdentifier, in: db)
+            try change(&record)
+            try db.execute(
+                "INSERT OR REPLACE INTO app (app_id, record) VALUES (?, ?)", arguments: [.text(appIdentifier), try StoreCoding.encode(record)])
+            return record
+        }
+    }
+
     // MARK: Pending requests
 
     public func addPending(_ requests: [PendingRequest]) async throws {
@@ -241,10 +253,15 @@ public final class SQLiteNotificationStore: NotificationStore {
     }
 
     private func setBadge(_ badge: Int, appIdentifier: String, in db: SQLiteConnection) throws {
-        var record = try db.query("SELECT record FROM app WHERE app_id = ?", arguments: [.text(appIdentifier)]).first
-            .map { try appRecord(appIdentifier, from: $0[0]) } ?? AppRecord(appIdentifier: appIdentifier)
+        var record = try storedApp(appIdentifier, in: db)
         record.badgeCount = badge
         try db.execute("INSERT OR REPLACE INTO app (app_id, record) VALUES (?, ?)", arguments: [.text(appIdentifier), try StoreCoding.encode(record)])
+    }
+
+    /// The app's record as the transaction of `db` sees it, or a new one.
+    private func storedApp(_ appIdentifier: String, in db: SQLiteConnection) throws -> AppRecord {
+        try db.query("SELECT record FROM app WHERE app_id = ?", arguments: [.text(appIdentifier)]).first
+            .map { try appRecord(appIdentifier, from: $0[0]) } ?? AppRecord(appIdentifier: appIdentifier)
     }
 
     public func deliveredNotifications(appIdentifier: String) async throws -> [DeliveredNotification] {
