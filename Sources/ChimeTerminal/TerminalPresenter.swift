@@ -137,6 +137,20 @@ public final class TerminalPresenter: NotificationPresenter, AuthorizationResolv
         session.connect(to: engine)
     }
 
+    /// Prints a line of the app's own (`Snoozed until 07:39.`) in the same terminal: at once when no
+    /// prompt is open, else as soon as the user has answered it, so it never breaks into a line being
+    /// typed. Lines keep their order with the notifications around them.
+    public func say(_ text: String) {
+        session.post(.say(text))
+    }
+
+    /// Returns once the input has ended (Ctrl-D, a closed pipe) and the presenter has closed its open
+    /// prompt, or once the presenter has stopped: the moment an app that runs "until the user is done"
+    /// quits. Returns at once when that has already happened.
+    public func waitForEndOfInput() async {
+        await session.waitForEndOfInput()
+    }
+
     /// Stops reading and writing, and returns once the presenter's threads are done. Open authorization
     /// questions are answered "not allowed"; notifications not yet shown are not shown. Later calls
     /// return at once.
@@ -177,6 +191,8 @@ private final class TerminalSession: Sendable {
         var questions: [Int: CheckedContinuation<Bool?, Never>] = [:]
         var isFinished = false
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
+        var inputEnded = false
+        var inputEndWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let events = EventQueue<TerminalConversation.Event>()
@@ -222,6 +238,16 @@ private final class TerminalSession: Sendable {
         }
     }
 
+    func waitForEndOfInput() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let ended = shared.withLock { shared in
+                if !shared.inputEnded { shared.inputEndWaiters.append(done) }
+                return shared.inputEnded
+            }
+            if ended { done.resume() }
+        }
+    }
+
     func stop() async {
         shutDown()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -251,7 +277,9 @@ private final class TerminalSession: Sendable {
                 case .answer(let id, let allowed): answer(id, allowed: allowed)
                 }
             }
+            if case .endOfInput = event { endInput() }
         }
+        endInput()
         let (questions, waiters) = shared.withLock { shared in
             shared.isFinished = true
             defer {
@@ -282,6 +310,15 @@ private final class TerminalSession: Sendable {
             }
             events.post(.responded(key, result))
         }
+    }
+
+    private func endInput() {
+        let waiters = shared.withLock { shared in
+            shared.inputEnded = true
+            defer { shared.inputEndWaiters = [] }
+            return shared.inputEndWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     private func answer(_ id: Int, allowed: Bool?) {

@@ -1,21 +1,22 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// What the user sees: everything written to the other end of the presenter's output, read on a thread
-/// of its own as it arrives.
+/// What the user sees of a terminal program: everything written to the other end of its output (a pipe,
+/// or a pseudo-terminal's controlling side), read on a thread of its own as it arrives.
 ///
 /// A rendezvous: `next(through:)` waits until a text appears and returns everything written since the
 /// previous call, through that text — so a test asserts exactly what the user saw, in order, without
 /// sleeping. Each wait is bounded; on timeout it throws with what was seen.
-final class Screen: Sendable {
-    struct Timeout: Error, CustomStringConvertible {
-        let expected: String
-        let seen: String
-        var description: String { "\(expected.debugDescription) did not appear; the screen shows \(seen.debugDescription)" }
+public final class TerminalScreen: Sendable {
+    /// What was awaited did not appear in time (or before the output ended).
+    public struct Timeout: Error, CustomStringConvertible {
+        public let expected: String
+        public let seen: String
+        public var description: String { "\(expected.debugDescription) did not appear; the screen shows \(seen.debugDescription)" }
     }
 
     private struct Waiter {
@@ -43,7 +44,7 @@ final class Screen: Sendable {
 
     /// Starts reading `fileDescriptor` until it ends (end of file, or EIO from a pseudo-terminal whose
     /// other side closed). The caller keeps it open meanwhile.
-    init(reading fileDescriptor: Int32, joinsCarriageReturns: Bool = false) {
+    public init(reading fileDescriptor: Int32, joinsCarriageReturns: Bool = false) {
         self.joinsCarriageReturns = joinsCarriageReturns
         let thread = Thread { [self] in
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -59,12 +60,12 @@ final class Screen: Sendable {
     }
 
     /// Waits until `marker` appears, and returns what was written since the previous call, through it.
-    func next(through marker: String, within seconds: Int = 10) async throws -> String {
+    public func next(through marker: String, within seconds: Int = 10) async throws -> String {
         try await wait(for: Array(marker.utf8), expected: marker, within: seconds)
     }
 
     /// Waits until the output ends, and returns what was written since the previous call.
-    func rest(within seconds: Int = 10) async throws -> String {
+    public func rest(within seconds: Int = 10) async throws -> String {
         try await wait(for: [], expected: "the end of the output", within: seconds)
     }
 

@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeEngine
 import ChimeTerminal
+import ChimeTesting
 import Foundation
 import Testing
 

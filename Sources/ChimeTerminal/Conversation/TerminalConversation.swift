@@ -43,6 +43,8 @@ struct AuthorizationQuestion: Hashable, Sendable {
 ///   notification is shown right after the response's outcome.
 /// - After input ends, notifications are still shown, without prompts, and authorization questions are
 ///   answered "not allowed".
+/// - Lines the app writes itself wait, like badge lines, until no prompt is open, so they never break
+///   into a line being typed; in order with everything else.
 /// - With `echoesInput` (input that is not a terminal, which would echo it itself), each line read is
 ///   written after its prompt, so the output reads as the user saw it.
 struct TerminalConversation {
@@ -53,6 +55,8 @@ struct TerminalConversation {
         case authorize(AuthorizationQuestion)
         case line(String)
         case endOfInput
+        /// A line of the app's own (`TerminalPresenter.say`), shown between prompts.
+        case say(String)
         /// What the engine did with a response this machine asked for.
         case responded(NotificationKey, Result<ResponseOutcome, any Error>)
     }
@@ -151,6 +155,7 @@ struct TerminalConversation {
         case .authorize(let question): queue.append(.authorization(question))
         case .line(let line): read(line)
         case .endOfInput: closeInput()
+        case .say(let text): queue.append(.text(renderer.appText(text)))
         case .responded(let key, let result): finish(key, result)
         }
     }

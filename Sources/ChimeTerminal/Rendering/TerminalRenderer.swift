@@ -233,6 +233,12 @@ struct TerminalRenderer: Sendable {
         "[\(appLabel(appIdentifier))] " + (count == 0 ? "badge cleared" : "badge \(count)") + "\n"
     }
 
+    /// A line the app writes itself: its own text, control characters removed, ending in a line break.
+    func appText(_ text: String) -> String {
+        let clean = TerminalText.sanitized(text, keepsLineBreaks: true)
+        return clean.hasSuffix("\n") ? clean : clean + "\n"
+    }
+
     /// The open prompt's notification was taken off the screen by the app or the system.
     var removedWhileOpen: String { "\n" + block("The notification was removed.", styled: style.dim) }
 

@@ -59,22 +59,28 @@ extension UNUserNotificationCenter {
 
     /// Configures the embedded center `current()` makes on first use (Chime): the app identifier when the
     /// process has no bundle identifier worth using, the presenter (a desktop or terminal presenter instead
-    /// of standard error), how authorization requests are answered, and the data directory.
+    /// of standard error), how authorization requests are answered, the data directory, and work to do
+    /// on the engine once it is made.
     ///
     /// ```swift
-    /// UNUserNotificationCenter.configureEmbedded(appIdentifier: "com.example.tea", presenter: TerminalPresenter())
+    /// let terminal = TerminalPresenter()
+    /// UNUserNotificationCenter.configureEmbedded(appIdentifier: "com.example.tea", presenter: terminal, authorization: terminal)
     /// ```
     ///
+    /// - Parameter engineOpened: Runs once, when the engine is made and before its scheduler starts:
+    ///   for what the user, not the app, decides — settings changed in a settings screen, a focus or lock
+    ///   monitor calling `updateEnvironment`. The call that opened the engine waits for it.
     /// - Returns: `false`, changing nothing, once `current()` has made the embedded center.
     @discardableResult
     public static func configureEmbedded(
         appIdentifier: String? = nil, presenter: (any NotificationPresenter)? = nil, authorization: (any AuthorizationResolver)? = nil,
-        dataDirectory: URL? = nil
+        dataDirectory: URL? = nil, engineOpened: (@Sendable (NotificationEngine) async -> Void)? = nil
     ) -> Bool {
         EmbeddedCenter.configuration.withLock { state in
             guard !state.made else { return false }
             state.configuration = EmbeddedCenter.Configuration(
-                appIdentifier: appIdentifier, presenter: presenter, authorization: authorization, dataDirectory: dataDirectory)
+                appIdentifier: appIdentifier, presenter: presenter, authorization: authorization, dataDirectory: dataDirectory,
+                engineOpened: engineOpened)
             return true
         }
     }
@@ -87,6 +93,7 @@ enum EmbeddedCenter {
         var presenter: (any NotificationPresenter)?
         var authorization: (any AuthorizationResolver)?
         var dataDirectory: URL?
+        var engineOpened: (@Sendable (NotificationEngine) async -> Void)?
     }
 
     static let configuration = Locked<(configuration: Configuration, made: Bool)>((Configuration(), false))
@@ -130,6 +137,7 @@ enum EmbeddedCenter {
         if let resources = Bundle.main.resourceURL, let localizer = try? NotificationLocalizer(contentsOf: resources), !localizer.tables.isEmpty {
             await engine.setLocalizer(localizer, for: appIdentifier)
         }
+        await configuration.engineOpened?(engine)
         await engine.start()
         return engine.center(for: appIdentifier)
     }

@@ -28,7 +28,7 @@ struct TerminalHarness {
     let clock = ManualClock(now: TerminalHarness.start)
     let presenter: TerminalPresenter
     let engine: NotificationEngine
-    let screen: Screen
+    let screen: TerminalScreen
     /// Where the user types.
     private let keyboard: FileHandle
     /// The presenter's output, closed by `finish()` so the screen sees the end.
@@ -48,14 +48,15 @@ struct TerminalHarness {
             presenterInput = input.fileHandleForReading
             presenterOutput = output.fileHandleForWriting
             screenSource = output.fileHandleForReading
-            screen = Screen(reading: screenSource.fileDescriptor)
+            screen = TerminalScreen(reading: screenSource.fileDescriptor)
         case .pseudoTerminal:
-            let (controller, terminal) = try Self.openPseudoTerminal()
+            let pty = try PseudoTerminal()
+            let (controller, terminal) = (pty.controller, pty.terminal)
             keyboard = controller
             presenterInput = terminal
             presenterOutput = terminal
             screenSource = controller
-            screen = Screen(reading: controller.fileDescriptor, joinsCarriageReturns: true)
+            screen = TerminalScreen(reading: controller.fileDescriptor, joinsCarriageReturns: true)
         }
         presenter = TerminalPresenter(input: presenterInput, output: presenterOutput, options: options)
         engine = NotificationEngine(
@@ -85,7 +86,7 @@ struct TerminalHarness {
         return (harness, center)
     }
 
-    enum HarnessError: Error { case notAllowed, noPseudoTerminal }
+    enum HarnessError: Error { case notAllowed }
 
     /// Waits until the screen shows `expected`'s last line, and expects everything shown since the last
     /// look to be exactly `expected`.
@@ -132,30 +133,6 @@ struct TerminalHarness {
     /// A notification delivered now.
     static func request(_ identifier: String, _ content: NotificationContent) throws -> NotificationRequest {
         try NotificationRequest(identifier: identifier, content: content, trigger: nil)
-    }
-
-    /// A pseudo-terminal pair: the controlling side (the user's keyboard and screen) and the terminal
-    /// side the presenter uses, in the usual line mode with echo.
-    ///
-    /// Opened as `posix_openpt`, `unlockpt` and `ptsname` do on Linux (Swift's Glibc module does not
-    /// export those): open `/dev/ptmx`, unlock the new terminal, ask its number.
-    private static func openPseudoTerminal() throws -> (controller: FileHandle, terminal: FileHandle) {
-        let TIOCSPTLCK: UInt = 0x4004_5431  // _IOW('T', 0x31, int): lock or unlock the terminal side
-        let TIOCGPTN: UInt = 0x8004_5430  // _IOR('T', 0x30, unsigned int): the terminal side's number
-        let controller = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-        guard controller >= 0 else { throw HarnessError.noPseudoTerminal }
-        var unlock: CInt = 0
-        var number: CUnsignedInt = 0
-        guard ioctl(controller, TIOCSPTLCK, &unlock) == 0, ioctl(controller, TIOCGPTN, &number) == 0 else {
-            close(controller)
-            throw HarnessError.noPseudoTerminal
-        }
-        let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
-        guard terminal >= 0 else {
-            close(controller)
-            throw HarnessError.noPseudoTerminal
-        }
-        return (FileHandle(fileDescriptor: controller, closeOnDealloc: true), FileHandle(fileDescriptor: terminal, closeOnDealloc: true))
     }
 }
 
