@@ -144,6 +144,13 @@ public final class TerminalPresenter: NotificationPresenter, AuthorizationResolv
         session.post(.say(text))
     }
 
+    /// Returns once what was posted before is written — notifications, the outcome of the answer the
+    /// engine is handling, lines from `say` — except what waits behind a prompt still open. For an app
+    /// that is done: `flush()`, then `stop()`.
+    public func flush() async {
+        await session.flush()
+    }
+
     /// Returns once the input has ended (Ctrl-D, a closed pipe) and the presenter has closed its open
     /// prompt, or once the presenter has stopped: the moment an app that runs "until the user is done"
     /// quits. Returns at once when that has already happened.
@@ -193,6 +200,8 @@ private final class TerminalSession: Sendable {
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
         var inputEnded = false
         var inputEndWaiters: [CheckedContinuation<Void, Never>] = []
+        var nextFlush = 0
+        var flushes: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
     private let events = EventQueue<TerminalConversation.Event>()
@@ -238,6 +247,19 @@ private final class TerminalSession: Sendable {
         }
     }
 
+    func flush() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let id = shared.withLock { shared -> Int? in
+                guard !shared.isFinished else { return nil }
+                shared.nextFlush += 1
+                shared.flushes[shared.nextFlush] = done
+                return shared.nextFlush
+            }
+            guard let id else { return done.resume() }
+            if !events.post(.flush(id: id)) { flushed(id) }
+        }
+    }
+
     func waitForEndOfInput() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let ended = shared.withLock { shared in
@@ -275,6 +297,7 @@ private final class TerminalSession: Sendable {
                 case .write(let text): emit(text)
                 case .respond(let key, let action): respond(action, to: key)
                 case .answer(let id, let allowed): answer(id, allowed: allowed)
+                case .flushed(let id): flushed(id)
                 }
             }
             if case .endOfInput = event { endInput() }
@@ -285,8 +308,9 @@ private final class TerminalSession: Sendable {
             defer {
                 shared.questions = [:]
                 shared.stopWaiters = []
+                shared.flushes = [:]
             }
-            return (Array(shared.questions.values), shared.stopWaiters)
+            return (Array(shared.questions.values), shared.stopWaiters + shared.flushes.values)
         }
         for question in questions { question.resume(returning: nil) }
         for waiter in waiters { waiter.resume() }
@@ -310,6 +334,11 @@ private final class TerminalSession: Sendable {
             }
             events.post(.responded(key, result))
         }
+    }
+
+    private func flushed(_ id: Int) {
+        let waiter = shared.withLock { $0.flushes.removeValue(forKey: id) }
+        waiter?.resume()
     }
 
     private func endInput() {

@@ -127,6 +127,31 @@ struct TerminalConversationTests {
         #expect(conversation.inputClosed)
     }
 
+    /// The rating extension: the user picks a star, the app says thanks and clears the buttons, and then
+    /// quits once everything is shown. The app's line comes before the updated notification, and the
+    /// flush waits for the outcome.
+    @Test func whatTheAppSaysDuringAnAnswerPrecedesTheUpdateAndAFlushWaitsForTheOutcome() {
+        var conversation = TerminalConversation(renderer: renderer)
+        let order = Self.notification("order")
+        var cleared = order
+        cleared.actions = []
+        _ = conversation.handle(.present(order))
+        #expect(conversation.handle(.line("1")) == [.respond(Self.key("order"), .action("like"))])
+        #expect(conversation.handle(.say("Thanks! You rated the order ★★.")).isEmpty)
+        #expect(conversation.handle(.present(cleared)).isEmpty)
+        #expect(conversation.handle(.flush(id: 7)).isEmpty)
+        let outcome = ResponseOutcome(response: nil, launch: .background, deliveredToApp: true, disposition: .clearActions)
+        #expect(
+            conversation.handle(.responded(Self.key("order"), .success(outcome)))
+                == [
+                    .write(
+                        renderer.outcome(outcome, of: .action("like"), on: order) + "Thanks! You rated the order ★★.\n"
+                            + renderer.notification(cleared, isUpdate: true, waiting: 0, interactive: true)),
+                    .flushed(id: 7),
+                ])
+        #expect(conversation.handle(.flush(id: 8)) == [.flushed(id: 8)])  // a prompt open: nothing to wait for
+    }
+
     @Test func inputThatIsNotATerminalIsEchoed() {
         var conversation = TerminalConversation(renderer: renderer, echoesInput: true)
         let question = AuthorizationQuestion(id: 1, appIdentifier: "com.example.photos", options: [.alert])

@@ -295,6 +295,7 @@ struct TerminalPresenterTests {
             !! CRITICAL ALERT !! [com.example.glucose] 09:00
               WARNING: LOW BLOOD SUGAR
               Glucose level at 57
+              [sound] warning-sound · critical, volume 100%
               o) open   d) dismiss   Enter) later
             Choice:\u{20}
             """)

@@ -121,6 +121,22 @@ struct TerminalRendererTests {
                 "\u{7}\u{7}\u{7}\n\u{1B}[1;97;41m!! CRITICAL ALERT !! [com.example.photos] 09:00\u{1B}[0m\n"))
     }
 
+    @Test func anAppsOwnOrCriticalSoundIsNamedAndTheDefaultOneIsOnlyTheBell() {
+        let critical = Self.presentation { $0.sound = .critical(named: "warning-sound", volume: 0.5) }
+        #expect(renderer.notification(critical, isUpdate: false, waiting: 0, interactive: false).contains("  [sound] warning-sound · critical, volume 50%\n"))
+        let named = Self.presentation { $0.sound = .named("chime.aiff") }
+        #expect(renderer.notification(named, isUpdate: false, waiting: 0, interactive: false).contains("  [sound] chime.aiff\n"))
+        let plain = Self.presentation { $0.sound = .default }
+        #expect(!renderer.notification(plain, isUpdate: false, waiting: 0, interactive: false).contains("[sound]"))
+    }
+
+    @Test func aQuietLineOfAGroupSaysHowManyMore() {
+        let grouped = Self.presentation(body: "Jane posted", destinations: [.list]) {
+            $0.group = PresentationGroup(threadIdentifier: "thread", count: 3, summary: "3 more photos")
+        }
+        #expect(renderer.quietLine(grouped) == "[Photos] 09:00 delivered quietly: New Photo — Jane posted (3 more photos)\n")
+    }
+
     @Test func aQuietLineIsCutToTheWidth() {
         let long = Self.presentation(body: String(repeating: "and another photo ", count: 6), destinations: [.list])
         let line = renderer.quietLine(long)

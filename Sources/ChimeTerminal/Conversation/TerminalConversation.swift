@@ -45,6 +45,8 @@ struct AuthorizationQuestion: Hashable, Sendable {
 ///   answered "not allowed".
 /// - Lines the app writes itself wait, like badge lines, until no prompt is open, so they never break
 ///   into a line being typed; in order with everything else.
+/// - A flush is answered once the response being handled (if any) has its outcome written, with what
+///   came before it.
 /// - With `echoesInput` (input that is not a terminal, which would echo it itself), each line read is
 ///   written after its prompt, so the output reads as the user saw it.
 struct TerminalConversation {
@@ -57,6 +59,8 @@ struct TerminalConversation {
         case endOfInput
         /// A line of the app's own (`TerminalPresenter.say`), shown between prompts.
         case say(String)
+        /// Someone waits until everything before is shown (`TerminalPresenter.flush`).
+        case flush(id: Int)
         /// What the engine did with a response this machine asked for.
         case responded(NotificationKey, Result<ResponseOutcome, any Error>)
     }
@@ -68,6 +72,8 @@ struct TerminalConversation {
         /// Return the user's decision to the authorization question `id`.
         /// The user's answer to an authorization question; `nil` when input ended before one came.
         case answer(id: Int, allowed: Bool?)
+        /// Everything before `.flush(id)` is written, or waits behind an open prompt.
+        case flushed(id: Int)
     }
 
     /// What the user is answering now.
@@ -118,6 +124,8 @@ struct TerminalConversation {
     private var onScreen: [NotificationKey: Date] = [:]
     /// Lines typed while the engine handled a response.
     private var deferredLines: [String] = []
+    /// Flushes that wait for the outcome of the response being handled.
+    private var pendingFlushes: [Int] = []
     private var effects: [Effect] = []
 
     init(renderer: TerminalRenderer, echoesInput: Bool = false) {
@@ -133,6 +141,10 @@ struct TerminalConversation {
         while !isResponding, !deferredLines.isEmpty {
             apply(.line(deferredLines.removeFirst()))
             advance()
+        }
+        if !isResponding {
+            effects += pendingFlushes.map { .flushed(id: $0) }
+            pendingFlushes = []
         }
         return effects
     }
@@ -156,6 +168,7 @@ struct TerminalConversation {
         case .line(let line): read(line)
         case .endOfInput: closeInput()
         case .say(let text): queue.append(.text(renderer.appText(text)))
+        case .flush(let id): pendingFlushes.append(id)
         case .responded(let key, let result): finish(key, result)
         }
     }
@@ -275,7 +288,9 @@ struct TerminalConversation {
                 write(renderer.choices(presentation) + renderer.choicePrompt(waiting: waiting))
             }
         }
-        if let update { queue.insert(.notification(update), at: 0) }
+        // The update comes before every other prompt, after the lines that arrived meanwhile (what the
+        // app said about the answer reads before the new buttons).
+        if let update { queue.insert(.notification(update), at: queue.firstIndex(where: \.asksTheUser) ?? queue.endIndex) }
     }
 
     private mutating func closeInput() {

@@ -67,6 +67,9 @@ struct TerminalRenderer: Sendable {
         for attachment in presentation.attachments {
             text += block("[\(attachment.kind)] " + TerminalText.sanitized(attachment.identifier), styled: style.dim)
         }
+        if let sound = soundLine(presentation.sound) {
+            text += block(sound, styled: style.dim)
+        }
         if presentation.group.count > 1 {
             text += block(TerminalText.sanitized(presentation.group.summary), styled: style.dim)
         }
@@ -74,6 +77,19 @@ struct TerminalRenderer: Sendable {
             text += choices(presentation) + choicePrompt(waiting: waiting)
         }
         return text
+    }
+
+    /// `[sound] warning-sound · critical, volume 100%` for a sound the user would hear as more than the
+    /// bell: an app's own sound file or a critical alert's; `nil` for the default sound and silence.
+    private func soundLine(_ sound: PresentationSound?) -> String? {
+        switch sound {
+        case nil, .default: nil
+        case .defaultRingtone: "[sound] ringtone"
+        case .named(let name): "[sound] " + TerminalText.sanitized(name)
+        case .ringtone(let name): "[sound] " + TerminalText.sanitized(name) + " · ringtone"
+        case .critical(let name, let volume):
+            "[sound] " + TerminalText.sanitized(name ?? "critical alert") + " · critical, volume \(Int((volume * 100).rounded()))%"
+        }
     }
 
     /// `[App] 09:00 · updated · late, due 08:00 · time-sensitive · badge 5`, going on to indented lines
@@ -142,7 +158,8 @@ struct TerminalRenderer: Sendable {
     func quietLine(_ presentation: Presentation) -> String {
         let title = TerminalText.sanitized(presentation.title)
         let body = TerminalText.sanitized(presentation.body)
-        let text = [title, body].filter { !$0.isEmpty }.joined(separator: " — ")
+        var text = [title, body].filter { !$0.isEmpty }.joined(separator: " — ")
+        if presentation.group.count > 1 { text += " (\(TerminalText.sanitized(presentation.group.summary)))" }
         let line = "[\(appLabel(presentation.appIdentifier))] \(clockTime(presentation.date)) delivered quietly: \(text)"
         return style.dim(TerminalText.truncated(line, width: width)) + "\n"
     }
