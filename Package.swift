@@ -51,11 +51,23 @@ let package = Package(
         // `kill -9` it mid-burst and check that every acknowledged write survived.
         .executableTarget(name: "chime-sqlite-crash-probe", dependencies: ["ChimeSQLite"]),
 
+        // The seeds' apps as small command-line programs in a terminal (see README: "Examples").
+        .target(name: "ExampleSupport", dependencies: ["UserNotifications", "ChimeTerminal", "ChimeEngine", "ChimeCore"], path: "Examples/Support"),
+        .executableTarget(name: "alarm", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/Alarm"),
+        .executableTarget(
+            name: "photo-reactions", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/PhotoReactions",
+            resources: [.copy("Resources/hello.png")]),
+        .executableTarget(name: "meeting-invite", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/MeetingInvite"),
+        .executableTarget(name: "rating", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/Rating"),
+        .executableTarget(name: "critical-alert", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/CriticalAlert"),
+
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTesting"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
         .testTarget(name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore", "ChimeSQLite"]),
         .testTarget(name: "ChimeTerminalTests", dependencies: ["ChimeTerminal", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
+        // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
+        .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting"]),
         // Swift 5 mode: the seeds' iOS code is Swift 5 code, as most iOS apps are, and must compile as written
         // (Swift 6 mode rejects its completion-handler captures on iOS too).
         .testTarget(

@@ -134,7 +134,7 @@ struct TerminalRendererTests {
         let grouped = Self.presentation(body: "Jane posted", destinations: [.list]) {
             $0.group = PresentationGroup(threadIdentifier: "thread", count: 3, summary: "3 more photos")
         }
-        #expect(renderer.quietLine(grouped) == "[Photos] 09:00 delivered quietly: New Photo — Jane posted (3 more photos)\n")
+        #expect(renderer.quietLine(grouped) == "[Photos] 09:00 delivered quietly (3 more photos): New Photo — Jane posted\n")
     }
 
     @Test func aQuietLineIsCutToTheWidth() {

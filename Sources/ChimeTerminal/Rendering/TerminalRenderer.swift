@@ -158,9 +158,10 @@ struct TerminalRenderer: Sendable {
     func quietLine(_ presentation: Presentation) -> String {
         let title = TerminalText.sanitized(presentation.title)
         let body = TerminalText.sanitized(presentation.body)
-        var text = [title, body].filter { !$0.isEmpty }.joined(separator: " — ")
-        if presentation.group.count > 1 { text += " (\(TerminalText.sanitized(presentation.group.summary)))" }
-        let line = "[\(appLabel(presentation.appIdentifier))] \(clockTime(presentation.date)) delivered quietly: \(text)"
+        let text = [title, body].filter { !$0.isEmpty }.joined(separator: " — ")
+        // The thread's summary before the text, which is what gets cut when the line is too long.
+        let group = presentation.group.count > 1 ? " (\(TerminalText.sanitized(presentation.group.summary)))" : ""
+        let line = "[\(appLabel(presentation.appIdentifier))] \(clockTime(presentation.date)) delivered quietly\(group): \(text)"
         return style.dim(TerminalText.truncated(line, width: width)) + "\n"
     }
 
