@@ -64,6 +64,11 @@ let package = Package(
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
         .testTarget(name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore", "ChimeSQLite"]),
         .testTarget(name: "ChimeTerminalTests", dependencies: ["ChimeTerminal", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
+        // Against real components: a private dbus-daemon per test, a scripted notification server in Python
+        // (dbus-next), and dunst under Xvfb.
+        .testTarget(
+            name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeEngine", "ChimeTesting", "ChimeCore"],
+            exclude: ["Support/fake_notification_server.py"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
         // Swift 5 mode: the seeds' iOS code is Swift 5 code, as most iOS apps are, and must compile as written
         // (Swift 6 mode rejects its completion-handler captures on iOS too).
