@@ -246,13 +246,13 @@ final class ChildProcess: Sendable {
         input.write(Data((line + "\n").utf8))
     }
 
-    /// Ends the process (SIGTERM, then SIGKILL if it lingers) and waits until it has exited.
-    func stop() async {
-        if process.isRunning { process.terminate() }
-        let killer = Task { [process] in
-            try await Task.sleep(for: .seconds(5))
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
+    /// Waits until the process exits by itself, and returns its exit status.
+    func exitStatus() async -> Int32 {
+        await waitForExit()
+        return process.terminationStatus
+    }
+
+    private func waitForExit() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = exited.state.withLock { state in
                 if !state.done { state.waiters.append(continuation) }
@@ -260,6 +260,16 @@ final class ChildProcess: Sendable {
             }
             if done { continuation.resume() }
         }
+    }
+
+    /// Ends the process (SIGTERM, then SIGKILL if it lingers) and waits until it has exited.
+    func stop() async {
+        if process.isRunning { process.terminate() }
+        let killer = Task { [process] in
+            try await Task.sleep(for: .seconds(5))
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        await waitForExit()
         killer.cancel()
         try? input.close()
 
