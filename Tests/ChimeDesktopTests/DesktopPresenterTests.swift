@@ -173,6 +173,30 @@ struct DesktopPresenterTests {
         }
     }
 
+    @Test func anAnswerTheEngineRefusesIsLoggedAndNothingBreaks() async throws {
+        try await DesktopHarness.run { h in
+            let category = try NotificationCategory(
+                identifier: "account",
+                actions: [NotificationAction(identifier: "delete", title: "Delete", options: [.authenticationRequired, .destructive])])
+            let center = try await h.center(categories: [category])
+            var content = NotificationContent(title: "Account", body: "Delete the old backups?")
+            content.categoryIdentifier = "account"
+            await h.engine.updateEnvironment(UserEnvironment(isLocked: true))
+            try await h.deliver("backup", content, in: center)
+            let notify = try await h.fake.nextCall("Notify")
+            try await h.fake.invoke(id: notify.id, key: "delete")
+            let warning = try await h.log.nextWarning(containing: "com.example.photos/backup")
+            #expect(warning.contains("action delete"))
+            #expect(warning.contains("sessionLocked"))
+            #expect(!warning.contains("Delete the old backups"))  // no notification text in the log
+            #expect(h.app.responses.all.isEmpty)
+            // Unlocked, the next press goes through.
+            await h.engine.updateEnvironment(UserEnvironment(isLocked: false))
+            try await h.fake.invoke(id: notify.id, key: "delete")
+            #expect(try await h.app.responses.next("the response").actionIdentifier == "delete")
+        }
+    }
+
     @Test func signalsFromAnotherPeerAreIgnored() async throws {
         try await DesktopHarness.run { h in
             let center = try await h.center(categories: [Seeds.photoCategory()])

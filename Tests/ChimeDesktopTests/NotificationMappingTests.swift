@@ -61,6 +61,27 @@ struct NotificationMappingTests {
         #expect(request.summary == "T — S")
     }
 
+    @Test(arguments: [
+        (PresentationSound.named("chime.oga"), "sound-file", true), (.ringtone("chime.oga"), "sound-file", true),
+        (.critical(named: "chime.oga", volume: 1), "sound-file", true), (.named("missing.oga"), "sound-name", false),
+        (.default, "sound-name", false), (.defaultRingtone, "sound-name", false),
+    ])
+    func anAppsSoundFileIsSentWhenItExists(sound: PresentationSound, hint: String, isFile: Bool) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-sounds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data([1, 2, 3]).write(to: directory.appendingPathComponent("chime.oga"))
+        let mapping = NotificationMapping(capabilities: Self.all, app: DesktopAppInfo()) { app, name in
+            app == "com.example.photos" ? directory.appendingPathComponent(name) : nil
+        }
+        var shown = presentation()
+        shown.sound = sound
+        let hints = mapping.request(for: shown, replacing: 0).hints
+        #expect(hints[hint] != nil)
+        #expect(hints["suppress-sound"] == nil)
+        if isFile { #expect(hints[hint] == .string(directory.appendingPathComponent("chime.oga").path)) }
+    }
+
     @Test func nulCharactersAreDroppedNotSentShort() {
         var shown = presentation()
         shown.body = "before\0after"
