@@ -40,10 +40,11 @@ extension DesktopPresenter {
         let mapping = NotificationMapping(
             capabilities: server.capabilities, app: configuration.apps(key.appIdentifier), soundFile: configuration.soundFile)
         let owner = ShownNotifications.Owner.notification(key)
-        let request = state.withLock { state in
+        let replacing = state.withLock { state in
             state.shown.notifyStarted(for: owner)
-            return mapping.request(for: presentation, replacing: state.shown.serverID(for: owner) ?? 0)
+            return state.shown.serverID(for: owner) ?? 0
         }
+        let request = mapping.request(for: presentation, replacing: replacing)
         await send(request, for: owner, on: server, through: connection, describing: "desktop notification \(name)")
     }
 

@@ -16,6 +16,8 @@ class SlotBox: @unchecked Sendable {
 }
 
 /// A method call waiting for its reply.
+///
+/// @unchecked Sendable: its only mutable state, the completion, is behind a mutex.
 final class CallBox: SlotBox, @unchecked Sendable {
     private let completion: Mutex<(@Sendable (Result<BusReply, DesktopError>) -> Void)?>
     let counter: MessageCounter
@@ -40,6 +42,8 @@ final class CallBox: SlotBox, @unchecked Sendable {
 }
 
 /// A signal match: where its signals go, and who waits for the bus to confirm it.
+///
+/// @unchecked Sendable: its only mutable state, the install callback, is behind a mutex.
 final class MatchBox: SlotBox, @unchecked Sendable {
     let sink: SignalSink
     let rule: SignalRule
