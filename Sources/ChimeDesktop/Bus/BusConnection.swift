@@ -31,11 +31,12 @@ final class BusConnection: Sendable {
         loop.stop()
     }
 
-    /// Connects to the bus at `address`; `name` names the connection's thread.
-    static func open(_ address: BusAddress, name: String = "chime.dbus") async throws(DesktopError) -> BusConnection {
+    /// Connects to the bus at `address`; `name` names the connection's thread, and `timeout` bounds the
+    /// calls sd-bus makes by itself (adding and removing matches).
+    static func open(_ address: BusAddress, name: String = "chime.dbus", timeout: Duration = .seconds(5)) async throws(DesktopError) -> BusConnection {
         let loop = BusLoop()
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, DesktopError>, Never>) in
-            loop.start(address: address, name: name) { continuation.resume(returning: $0) }
+            loop.start(address: address, name: name, timeout: timeout) { continuation.resume(returning: $0) }
         }
         try result.get()
         return BusConnection(loop: loop, address: address)
@@ -59,7 +60,7 @@ final class BusConnection: Sendable {
         destination: String, path: String, interface: String, member: String, arguments: [BusValue] = [],
         timeout: Duration = .seconds(5)
     ) async throws(DesktopError) -> BusReply {
-        let microseconds = UInt64(max(1, timeout.components.seconds * 1_000_000 + timeout.components.attoseconds / 1_000_000_000_000))
+        let microseconds = Self.microseconds(timeout)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<BusReply, DesktopError>, Never>) in
             let box = CallBox(counter: loop.counter) { continuation.resume(returning: $0) }
             let queued = loop.submit { loop in
@@ -92,6 +93,11 @@ final class BusConnection: Sendable {
             if !queued { box.complete(.failure(DesktopError(.disconnected, "the connection is closed"))) }
         }
         return try result.get()
+    }
+
+    /// `duration` in microseconds, as sd-bus takes timeouts; at least 1 (0 would mean sd-bus's default).
+    static func microseconds(_ duration: Duration) -> UInt64 {
+        UInt64(max(1, duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000))
     }
 
     /// Reads a property through `org.freedesktop.DBus.Properties.Get`, unwrapping its variant.

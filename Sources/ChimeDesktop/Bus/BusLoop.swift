@@ -61,9 +61,9 @@ final class BusLoop: @unchecked Sendable {
 
     /// Starts the thread, which opens the bus at `address` and reports how that went through `opened`
     /// before it starts dispatching.
-    func start(address: BusAddress, name: String, opened: @escaping @Sendable (Result<Void, DesktopError>) -> Void) {
+    func start(address: BusAddress, name: String, timeout: Duration, opened: @escaping @Sendable (Result<Void, DesktopError>) -> Void) {
         let thread = Thread { [self] in
-            switch open(address) {
+            switch open(address, timeout: timeout) {
             case .success:
                 connected.store(true, ordering: .releasing)
                 opened(.success(()))
@@ -104,7 +104,7 @@ final class BusLoop: @unchecked Sendable {
 
     // MARK: On the loop's thread
 
-    private func open(_ address: BusAddress) -> Result<Void, DesktopError> {
+    private func open(_ address: BusAddress, timeout: Duration) -> Result<Void, DesktopError> {
         guard wakeDescriptor >= 0 else { return .failure(DesktopError(.busUnavailable, errno: -errno, "pipe")) }
         var bus: OpaquePointer?
         var result: Int32
@@ -123,6 +123,8 @@ final class BusLoop: @unchecked Sendable {
             sd_bus_unref(bus)
             return .failure(DesktopError(.busUnavailable, name: "errno \(-result)", "cannot connect to the \(Self.describe(address)) (errno \(-result))"))
         }
+        // The timeout of the calls sd-bus makes by itself (AddMatch, RemoveMatch) and of calls without one.
+        sd_bus_set_method_call_timeout(bus, BusConnection.microseconds(timeout))
         self.bus = bus
         return .success(())
     }

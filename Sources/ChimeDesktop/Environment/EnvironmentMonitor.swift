@@ -125,7 +125,7 @@ public actor EnvironmentMonitor {
 
     private func open(_ address: BusAddress, what: String) async -> BusConnection? {
         do {
-            let connection = try await BusConnection.open(address, name: "chime.desktop.environment")
+            let connection = try await BusConnection.open(address, name: "chime.desktop.environment", timeout: timeout)
             connections.append(connection)
             return connection
         } catch {

@@ -40,8 +40,7 @@ actor NotificationServerLink {
     private var serverMatch: MatchToken?
     /// The lookup in progress, which concurrent callers share.
     private var lookup: Task<(BusConnection, Server)?, Never>?
-    /// Whether the last lookup found no bus or no server (so the warning is not repeated for every call
-    /// while nothing changes).
+    /// Why the last lookup found no bus or no server, for the warning about what was dropped.
     private(set) var lastFailure: String?
 
     init(address: BusAddress, timeout: Duration, log: any EngineLog) {
@@ -138,7 +137,7 @@ actor NotificationServerLink {
     private func connected() async throws(DesktopError) -> BusConnection {
         if let connection, connection.isConnected { return connection }
         if connection != nil { forgetServer() }  // the old connection ended, and the server with it
-        let opened = try await BusConnection.open(address, name: "chime.desktop.notifications")
+        let opened = try await BusConnection.open(address, name: "chime.desktop.notifications", timeout: timeout)
         let sink = SignalSink()
         signalSink = sink
         _ = try await opened.addMatch(
