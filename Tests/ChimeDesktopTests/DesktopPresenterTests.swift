@@ -14,6 +14,7 @@ struct DesktopPresenterTests {
     @Test func aNotificationIsShownWithItsTextButtonsAndHints() async throws {
         try await DesktopHarness.run { h in
             let image = try Seeds.pngFile()
+            defer { Seeds.remove(image) }
             let center = try await h.center(categories: [Seeds.photoCategory()])
             try await h.deliver("photo-1", Seeds.photoPost(image: image), in: center)
             let notify = try await h.fake.nextCall("Notify")
@@ -71,7 +72,9 @@ struct DesktopPresenterTests {
             var settings = try await center.notificationSettings()
             settings.showPreviewsSetting = .never
             try await center.updateSettings(settings)
-            try await h.deliver("photo-1", Seeds.photoPost(image: Seeds.pngFile()), in: center)
+            let image = try Seeds.pngFile()
+            defer { Seeds.remove(image) }
+            try await h.deliver("photo-1", Seeds.photoPost(image: image), in: center)
             let notify = try await h.fake.nextCall("Notify")
             #expect(notify.summary == "Hello")  // the category keeps the title (hiddenPreviewsShowTitle)
             #expect(notify.body == "Notification")

@@ -76,7 +76,13 @@ enum Seeds {
         return content
     }
 
-    /// A small PNG file (a valid signature and header; the presenter only passes its path on).
+    /// Removes a file `pngFile()` made, with its folder.
+    static func remove(_ file: URL) {
+        try? FileManager.default.removeItem(at: file.deletingLastPathComponent())
+    }
+
+    /// A small PNG file (a valid signature and header; the presenter only passes its path on), in a
+    /// folder of its own; `remove(_:)` deletes it.
     static func pngFile() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-desktop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
