@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ChimeTesting", targets: ["ChimeTesting"]),
         .library(name: "ChimeSQLite", targets: ["ChimeSQLite"]),
         .library(name: "ChimeTerminal", targets: ["ChimeTerminal"]),
+        .library(name: "ChimeDesktop", targets: ["ChimeDesktop"]),
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
         .executable(name: "chime", targets: ["chime"]),
         .executable(name: "chime-bench", targets: ["chime-bench"]),
@@ -32,6 +33,14 @@ let package = Package(
         // The terminal presenter: notifications and the authorization prompt on a terminal, answered by
         // typing a choice.
         .target(name: "ChimeTerminal", dependencies: ["ChimeEngine", "ChimeCore"]),
+
+        // The system libsystemd (libsystemd-dev) for sd-bus: a module map and a header, nothing else.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+
+        // The desktop presenter: freedesktop Desktop Notifications over D-Bus (sd-bus), the authorization
+        // prompt as a notification, launcher badges, and the session's Do Not Disturb and lock state.
+        // Its own target so that only users of the desktop pay for libsystemd.
+        .target(name: "ChimeDesktop", dependencies: ["CSystemd", "ChimeEngine", "ChimeCore"]),
 
         // Apple's UserNotifications API over the engine, so iOS code compiles with `import UserNotifications`
         // (Linux only: on Apple platforms the system framework is the real one).
@@ -65,6 +74,11 @@ let package = Package(
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
         .testTarget(name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore", "ChimeSQLite"]),
         .testTarget(name: "ChimeTerminalTests", dependencies: ["ChimeTerminal", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
+        // Against real components: a private dbus-daemon per test, a scripted notification server in Python
+        // (dbus-next), and dunst under Xvfb.
+        .testTarget(
+            name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeEngine", "ChimeTesting", "ChimeCore"],
+            exclude: ["Support/fake_notification_server.py"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
         .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting"]),

@@ -1,0 +1,35 @@
+public import ChimeEngine
+
+/// What the desktop session says about the user right now: whether notifications are held back (Do Not
+/// Disturb) and whether the screen is locked. `nil` means the desktop does not say.
+///
+/// ```swift
+/// let state = DesktopEnvironmentState(notificationsInhibited: true, sessionLocked: false)
+/// state.applied(to: UserEnvironment()).focus   // .on(allowsTimeSensitive: true)
+/// ```
+public struct DesktopEnvironmentState: Sendable, Hashable {
+    /// The notification server's `Inhibited` property (KDE Plasma, the spec's newer drafts): `true` while
+    /// the user's Do Not Disturb is on. `nil` when the server has no such property, or there is no
+    /// server.
+    public var notificationsInhibited: Bool?
+    /// logind's `LockedHint` for the user's session (system bus). `nil` when there is no system bus (as in
+    /// most containers), no logind, or no session to be found.
+    public var sessionLocked: Bool?
+
+    public init(notificationsInhibited: Bool? = nil, sessionLocked: Bool? = nil) {
+        self.notificationsInhibited = notificationsInhibited
+        self.sessionLocked = sessionLocked
+    }
+
+    /// `environment` with what the desktop says put in: a focus while notifications are inhibited (one
+    /// that lets time-sensitive notifications through when `focusAllowsTimeSensitive`, as a focus does by
+    /// default on iOS), and the lock state. What the desktop does not say (`nil`) is left as it was.
+    public func applied(to environment: UserEnvironment, focusAllowsTimeSensitive: Bool = true) -> UserEnvironment {
+        var result = environment
+        if let notificationsInhibited {
+            result.focus = notificationsInhibited ? .on(allowsTimeSensitive: focusAllowsTimeSensitive) : .off
+        }
+        if let sessionLocked { result.isLocked = sessionLocked }
+        return result
+    }
+}

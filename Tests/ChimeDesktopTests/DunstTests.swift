@@ -1,0 +1,110 @@
+import ChimeCore
+import ChimeDesktop
+import ChimeEngine
+import Foundation
+import Testing
+
+/// The presenter against a real notification server: dunst, drawing on a virtual screen (Xvfb). The
+/// screenshots show that a notification really appears, where and in which urgency's colour, and goes
+/// away; dunst's own context menu sends a real action back.
+@Suite("Desktop presenter with dunst on a virtual screen")
+struct DunstTests {
+    /// A harness whose notification server is dunst on a virtual display of its own.
+    func withDunst(_ body: (DesktopHarness, VirtualDisplay, Dunst) async throws -> Void) async throws {
+        try await DesktopHarness.run(server: nil) { h in
+            let display = try await VirtualDisplay.start()
+            do {
+                let dunst = try await Dunst.start(on: h.bus, display: display)
+                do {
+                    try await body(h, display, dunst)
+                } catch {
+                    await dunst.stop()
+                    throw error
+                }
+                await dunst.stop()
+            } catch {
+                await display.stop()
+                throw error
+            }
+            await display.stop()
+        }
+    }
+
+    /// Takes screenshots until one fits `expected` (named `what`), for at most `seconds`. dunst redraws
+    /// its window as notifications come and go, so a single screenshot may catch it half way.
+    func screen(
+        _ display: VirtualDisplay, _ what: String, within seconds: Double = 15, until expected: (Screenshot) -> Bool
+    ) async throws -> Screenshot {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var last = try await display.screenshot()
+        while !expected(last) {
+            guard ContinuousClock.now < deadline else {
+                throw Timeout(description: "the screen never showed \(what); green at \(String(describing: last.box(of: Dunst.normalBackground))), red at \(String(describing: last.box(of: Dunst.criticalBackground)))")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            last = try await display.screenshot()
+        }
+        return last
+    }
+
+    /// Whether `shot` shows at least a popup's worth of `color`.
+    static func shows(_ color: Screenshot.Color, in shot: Screenshot) -> Bool {
+        (shot.box(of: color)?.count ?? 0) > 2_000
+    }
+
+    @Test func aNotificationAppearsAtTheTopRightInItsUrgencysColour() async throws {
+        try await withDunst { h, display, _ in
+            let empty = try await display.screenshot()
+            #expect(empty.box(of: Dunst.normalBackground) == nil)
+            #expect(empty.box(of: Dunst.criticalBackground) == nil)
+            #expect(empty.lightPixels(in: .init(minX: 0, minY: 0, maxX: empty.width - 1, maxY: empty.height - 1)) == 0)
+
+            let center = try await h.center("com.example.alarm", options: [.alert, .sound, .criticalAlert])
+            try await h.deliver("hello", NotificationContent(title: "CHIME", body: "Hello from Swift"), in: center)
+            let shot = try await screen(display, "the notification") { Self.shows(Dunst.normalBackground, in: $0) }
+            let popup = try #require(shot.box(of: Dunst.normalBackground))
+            // Where dunst puts it: the top right corner (offset 10 px), about 420 px wide.
+            #expect(popup.box.minX + popup.box.maxX > shot.width)  // its middle is in the right half
+            #expect(popup.box.maxX >= shot.width - 20)
+            #expect(popup.box.minY < 30)
+            #expect(popup.box.width > 300 && popup.box.height > 40)
+            // Its text is drawn inside it, in white.
+            #expect(shot.lightPixels(in: popup.box) > 150)
+
+            // A critical alert gets the critical colour: the urgency hint reached dunst.
+            try await h.deliver("glucose", Seeds.lowGlucose(), in: center)
+            let both = try await screen(display, "both notifications") {
+                Self.shows(Dunst.criticalBackground, in: $0) && Self.shows(Dunst.normalBackground, in: $0)
+            }
+            let critical = try #require(both.box(of: Dunst.criticalBackground))
+            #expect(critical.box.minX + critical.box.maxX > both.width)
+            #expect(both.lightPixels(in: critical.box) > 150)
+
+            // Withdrawn, it leaves the screen.
+            try await center.removeDeliveredNotifications(withIdentifiers: ["glucose"])
+            _ = try await screen(display, "the first notification alone") {
+                $0.box(of: Dunst.criticalBackground) == nil && Self.shows(Dunst.normalBackground, in: $0)
+            }
+        }
+    }
+
+    @Test func anActionChosenInDunstsMenuReachesTheApp() async throws {
+        try await withDunst { h, display, dunst in
+            let center = try await h.center(categories: [Seeds.photoCategory()])
+            try await h.deliver("photo-1", Seeds.photoPost(), in: center)
+            _ = try await screen(display, "the notification") { Self.shows(Dunst.normalBackground, in: $0) }
+
+            try await dunst.choose(",ACTION_LIKE]")
+            let response = try await h.app.responses.next("the app's response")
+            #expect(response.actionIdentifier == "ACTION_LIKE")
+            #expect(dunst.menu.contains("Like"))
+            #expect(dunst.menu.contains("Dislike"))
+
+            // dunst takes it down after the action, and closes it as the user's doing: not a dismissal.
+            _ = try await screen(display, "an empty screen") { $0.box(of: Dunst.normalBackground) == nil }
+            await h.presenter.idle()
+            #expect(h.app.responses.all.map(\.actionIdentifier) == ["ACTION_LIKE"])
+            #expect(try await center.deliveredNotifications().map(\.identifier) == ["photo-1"])
+        }
+    }
+}
