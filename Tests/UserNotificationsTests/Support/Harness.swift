@@ -80,6 +80,13 @@ final class Completion<Value: Sendable>: Sendable {
 
 /// A small PNG (1×1 pixel) on disk, for attachments.
 enum Fixtures {
+    /// One folder for every file this test process makes, removed when it exits.
+    static let root: URL = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-un-tests-\(ProcessInfo.processInfo.processIdentifier)")
+        atexit { try? FileManager.default.removeItem(at: Fixtures.root) }
+        return root
+    }()
+
     static func png(named name: String = "hello") throws -> URL {
         let bytes: [UInt8] = [
             0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01,
@@ -87,7 +94,7 @@ enum Fixtures {
             0x54, 0x78, 0x9C, 0x63, 0xF8, 0xCF, 0xC0, 0xF0, 0x1F, 0x00, 0x05, 0x00, 0x01, 0xFF, 0x89, 0x99, 0x3D, 0x1D, 0x00, 0x00,
             0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
         ]
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-un-tests-\(UUID().uuidString)")
+        let directory = root.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent("\(name).png")
         try Data(bytes).write(to: url)
@@ -95,7 +102,7 @@ enum Fixtures {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-un-tests-\(UUID().uuidString)")
+        let directory = root.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
