@@ -1,0 +1,61 @@
+public import ChimeCore
+public import Foundation
+
+extension AddCommand {
+    /// The request this command schedules, with `identifier` unless `--id` gave one.
+    ///
+    /// - Throws: `ChimeError` for content or a trigger the notification center would refuse (a payload
+    ///   that is not valid APNs JSON, an attachment that is missing or of an unknown type, a repeating
+    ///   interval under 60 s, a calendar component out of range), naming the field; nothing is scheduled.
+    public func request(identifier generated: String, readFile: (URL) throws -> Data = { try Data(contentsOf: $0) }) throws -> NotificationRequest {
+        var content: NotificationContent
+        if let payloadPath {
+            let data: Data
+            do {
+                data = try readFile(URL(fileURLWithPath: payloadPath))
+            } catch {
+                throw ChimeError(.invalidPayload, field: "payload", "\(payloadPath) cannot be read: \(error.localizedDescription)")
+            }
+            content = try APNsPayload(jsonData: data).content
+        } else {
+            content = NotificationContent(title: .literal(title), subtitle: .literal(subtitle), body: .literal(body))
+            content.badge = badge
+            content.threadIdentifier = threadIdentifier
+            content.categoryIdentifier = categoryIdentifier
+            content.sound = try sound.map(Self.notificationSound)
+            if let interruptionLevel { content.interruptionLevel = interruptionLevel }
+            if case .critical = sound, interruptionLevel == nil { content.interruptionLevel = .critical }
+            content.attachments = try attachmentPaths.map { path throws(ChimeError) in
+                try NotificationAttachment(url: URL(fileURLWithPath: path))
+            }
+        }
+        return try NotificationRequest(identifier: identifier ?? generated, content: content, trigger: try trigger())
+    }
+
+    private func trigger() throws(ChimeError) -> NotificationTrigger? {
+        switch when {
+        case .now:
+            return nil
+        case .after(let seconds, let repeats):
+            return .timeInterval(try TimeIntervalTrigger(timeInterval: seconds, repeats: repeats))
+        case .at(let date):
+            // Every component down to the second, pinned to UTC: that instant and no other.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            var components = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            components.timeZone = calendar.timeZone
+            return .calendar(try CalendarTrigger(dateMatching: components, repeats: false))
+        case .calendar(let components, let repeats):
+            return .calendar(try CalendarTrigger(dateMatching: components, repeats: repeats))
+        }
+    }
+
+    private static func notificationSound(_ sound: Sound) throws(ChimeError) -> NotificationSound {
+        switch sound {
+        case .default: return .default
+        case .named(let name): return try NotificationSound(named: name)
+        case .critical(nil, let volume): return try NotificationSound(.defaultCritical(volume: volume))
+        case .critical(let name?, let volume): return try NotificationSound(.criticalNamed(name, volume: volume))
+        }
+    }
+}

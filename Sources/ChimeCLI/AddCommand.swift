@@ -1,0 +1,209 @@
+public import ChimeCore
+public import Foundation
+
+/// `chime add`: a notification for an app, scheduled through the notification center.
+///
+/// ```
+/// chime add --in 5s --title Hello
+/// chime add --calendar "hour=8 minute=30" --repeats --title "Stand-up" --app com.example.team
+/// chime add --payload apns.json --at 2026-12-24T18:00:00+09:00
+/// ```
+///
+/// Parsing checks the command line only; `request(identifier:)` builds the request, which reads the
+/// payload and attachment files and validates everything as the engine would.
+public struct AddCommand: Equatable {
+    public static let name = "add"
+    public static let abstract = "Schedule a notification."
+    /// The app a notification belongs to when `--app` is not given: the command line itself.
+    public static let defaultApp = "chime"
+
+    /// When the notification fires.
+    public enum When: Equatable {
+        /// At once.
+        case now
+        /// `--in 10m`, repeating with `--repeats`.
+        case after(TimeInterval, repeats: Bool)
+        /// `--at <ISO 8601>`: that instant, once.
+        case at(Date)
+        /// `--calendar "hour=8 minute=30"`, in `--time-zone` or floating with the user's zone.
+        case calendar(DateComponents, repeats: Bool)
+    }
+
+    /// The sound to play.
+    public enum Sound: Equatable {
+        case `default`
+        case named(String)
+        /// `--critical [--volume v]`: a critical alert's sound (the app needs the critical-alert
+        /// permission, else it plays as an ordinary sound).
+        case critical(named: String?, volume: Float)
+    }
+
+    public var appIdentifier = AddCommand.defaultApp
+    /// `--id`; `nil` gives a new unique identifier.
+    public var identifier: String?
+    public var title = ""
+    public var subtitle = ""
+    public var body = ""
+    public var sound: Sound?
+    public var badge: Int?
+    public var threadIdentifier = ""
+    public var categoryIdentifier = ""
+    /// `--attach`, in order.
+    public var attachmentPaths: [String] = []
+    public var interruptionLevel: InterruptionLevel?
+    public var when = When.now
+    /// `--payload apns.json`: the content comes from an APNs payload file.
+    public var payloadPath: String?
+    public var json = false
+
+    public init() {}
+
+    public static let helpText = """
+        OVERVIEW: \(abstract)
+
+        The notification is delivered by chimed (the notification center daemon) as the app it names, at once
+        or when its trigger fires, whether or not that app runs.
+
+        USAGE: chime add [content] [trigger] [options]
+
+        CONTENT:
+          --title <text>            The title.
+          --subtitle <text>         The subtitle.
+          --body <text>             The body.
+          --sound <name>            `default`, or a sound file of the app.
+          --critical                A critical alert, with the critical sound (or --sound's file).
+          --volume <0-1>            The critical sound's volume (default: 1).
+          --badge <n>               Set the app's badge to n (0 clears it).
+          --thread <id>             Group with notifications of the same thread.
+          --category <id>           The app's category, which gives the buttons.
+          --attach <file>           Attach an image, sound or movie (repeatable). The file is moved into the
+                                    notification center, as on iOS.
+          --level <level>           passive, active, time-sensitive or critical.
+          --payload <file>          Take the content from an APNs payload (JSON with an "aps" dictionary);
+                                    the content options above are then not allowed.
+
+        TRIGGER (default: at once):
+          --in <duration>           After a delay: 90s, 10m, 1h30m.
+          --at <date>               At an ISO 8601 instant, such as 2026-12-24T18:00:00+09:00.
+          --calendar <components>   When the clock matches, such as "weekday=mon hour=9 minute=30".
+          --repeats                 Repeat (--in at least 60s, or --calendar).
+          --time-zone <id>          Pin --calendar to an IANA zone (default: follow the user's zone).
+
+        OPTIONS:
+          --app <id>                The app the notification belongs to (default: \(defaultApp)).
+          --id <id>                 The request identifier; the same one replaces a pending request
+                                    (default: a new one).
+          --json                    Print JSON for scripts.
+          -h, --help                Show this help.
+
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> AddCommand {
+        var reader = ArgumentReader(arguments, command: name)
+        var command = AddCommand()
+        var delay: TimeInterval?
+        var instant: Date?
+        var calendar: DateComponents?
+        var repeats = false
+        var critical = false
+        var volume: Float?
+        var soundName: String?
+        var timeZone: TimeZone?
+        while let (option, inline) = try reader.nextOption() {
+            switch option {
+            case "--app": command.appIdentifier = try nonEmpty(try reader.value(for: option, inline: inline), option)
+            case "--id": command.identifier = try nonEmpty(try reader.value(for: option, inline: inline), option)
+            case "--title": command.title = try reader.value(for: option, inline: inline)
+            case "--subtitle": command.subtitle = try reader.value(for: option, inline: inline)
+            case "--body": command.body = try reader.value(for: option, inline: inline)
+            case "--sound": soundName = try nonEmpty(try reader.value(for: option, inline: inline), option)
+            case "--critical": critical = true
+            case "--volume":
+                let text = try reader.value(for: option, inline: inline)
+                guard let value = Float(text), (0...1).contains(value) else {
+                    throw UsageError("--volume '\(text)' must be a number from 0 to 1", command: name)
+                }
+                volume = value
+            case "--badge":
+                let text = try reader.value(for: option, inline: inline)
+                guard let badge = Int(text), badge >= 0 else {
+                    throw UsageError("--badge '\(text)' must be a whole number, 0 or more", command: name)
+                }
+                command.badge = badge
+            case "--thread": command.threadIdentifier = try reader.value(for: option, inline: inline)
+            case "--category": command.categoryIdentifier = try reader.value(for: option, inline: inline)
+            case "--attach": command.attachmentPaths.append(try nonEmpty(try reader.value(for: option, inline: inline), option))
+            case "--level": command.interruptionLevel = try level(try reader.value(for: option, inline: inline))
+            case "--payload": command.payloadPath = try nonEmpty(try reader.value(for: option, inline: inline), option)
+            case "--in": delay = try DurationSpec.parse(try reader.value(for: option, inline: inline), option: option, command: name)
+            case "--at":
+                let text = try reader.value(for: option, inline: inline)
+                guard let date = InstantFormat.parse(text) else {
+                    throw UsageError("--at '\(text)' is not an ISO 8601 instant such as 2026-12-24T18:00:00+09:00", command: name)
+                }
+                instant = date
+            case "--calendar": calendar = try CalendarSpec.parse(try reader.value(for: option, inline: inline), command: name)
+            case "--repeats": repeats = true
+            case "--time-zone":
+                let identifier = try reader.value(for: option, inline: inline)
+                guard let zone = TimeZone(identifier: identifier) else {
+                    throw UsageError("unknown time zone '\(identifier)' (use an IANA name such as Asia/Seoul)", command: name)
+                }
+                timeZone = zone
+            case "--json": command.json = true
+            default: throw UsageError("unknown option '\(option)'", command: name)
+            }
+        }
+
+        switch (delay, instant, calendar) {
+        case (nil, nil, nil):
+            guard !repeats else { throw UsageError("--repeats needs --in or --calendar", command: name) }
+        case (let seconds?, nil, nil): command.when = .after(seconds, repeats: repeats)
+        case (nil, let date?, nil):
+            guard !repeats else { throw UsageError("--at fires once; repeat with --calendar or --in", command: name) }
+            command.when = .at(date)
+        case (nil, nil, var components?):
+            components.timeZone = timeZone
+            command.when = .calendar(components, repeats: repeats)
+        default: throw UsageError("give one trigger: --in, --at or --calendar", command: name)
+        }
+        if timeZone != nil, calendar == nil { throw UsageError("--time-zone applies to --calendar only", command: name) }
+
+        if critical {
+            command.sound = .critical(named: soundName == "default" ? nil : soundName, volume: volume ?? 1)
+        } else if let soundName {
+            guard volume == nil else { throw UsageError("--volume applies to a --critical sound only", command: name) }
+            command.sound = soundName == "default" ? .default : .named(soundName)
+        } else if volume != nil {
+            throw UsageError("--volume applies to a --critical sound only", command: name)
+        }
+
+        if command.payloadPath != nil, command.hasContentOptions {
+            throw UsageError("--payload gives the content; leave out the content options", command: name)
+        }
+        if command.payloadPath == nil, command.title.isEmpty, command.subtitle.isEmpty, command.body.isEmpty {
+            throw UsageError("give some text (--title, --subtitle or --body) or a --payload", command: name)
+        }
+        return command
+    }
+
+    private var hasContentOptions: Bool {
+        !title.isEmpty || !subtitle.isEmpty || !body.isEmpty || sound != nil || badge != nil || !threadIdentifier.isEmpty
+            || !categoryIdentifier.isEmpty || !attachmentPaths.isEmpty || interruptionLevel != nil
+    }
+
+    private static func nonEmpty(_ value: String, _ option: String) throws(UsageError) -> String {
+        guard !value.isEmpty else { throw UsageError("\(option) must not be empty", command: name) }
+        return value
+    }
+
+    private static func level(_ text: String) throws(UsageError) -> InterruptionLevel {
+        switch text {
+        case "passive": .passive
+        case "active": .active
+        case "time-sensitive": .timeSensitive
+        case "critical": .critical
+        default: throw UsageError("--level '\(text)' must be passive, active, time-sensitive or critical", command: name)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ChimeCore
+import Foundation
+import Testing
+
+@testable import ChimeCLI
+
+@Suite("chime add: parsing and the request it makes")
+struct AddCommandTests {
+    @Test func theReadmeExampleIsATitleInFiveSeconds() throws {
+        let command = try AddCommand.parse(["--in", "5s", "--title", "Hello"])
+        #expect(command.appIdentifier == "chime")
+        #expect(command.when == .after(5, repeats: false))
+        let request = try command.request(identifier: "generated")
+        #expect(request.identifier == "generated")
+        #expect(request.content.title == .literal("Hello"))
+        #expect(request.trigger == .timeInterval(try TimeIntervalTrigger(timeInterval: 5, repeats: false)))
+    }
+
+    @Test func everyContentOptionReachesTheRequest() throws {
+        let command = try AddCommand.parse([
+            "--app", "com.example.team", "--id", "standup", "--title", "Stand-up", "--subtitle", "Daily", "--body", "Room 4",
+            "--sound", "chime.aiff", "--badge", "3", "--thread", "team", "--category", "MEETING", "--level", "time-sensitive",
+            "--calendar", "weekday=mon hour=9 minute=30", "--repeats", "--time-zone", "Asia/Seoul",
+        ])
+        let request = try command.request(identifier: "unused")
+        #expect(command.appIdentifier == "com.example.team")
+        #expect(request.identifier == "standup")
+        #expect(request.content.subtitle == .literal("Daily") && request.content.body == .literal("Room 4"))
+        #expect(request.content.sound == (try NotificationSound(named: "chime.aiff")))
+        #expect(request.content.badge == 3)
+        #expect(request.content.threadIdentifier == "team" && request.content.categoryIdentifier == "MEETING")
+        #expect(request.content.interruptionLevel == .timeSensitive)
+        guard case .calendar(let trigger)? = request.trigger else { Issue.record("not a calendar trigger"); return }
+        #expect(trigger.repeats)
+        #expect(trigger.pinnedTimeZone == TimeZone(identifier: "Asia/Seoul"))
+        #expect(trigger.dateComponents.weekday == 2 && trigger.dateComponents.hour == 9 && trigger.dateComponents.minute == 30)
+    }
+
+    @Test func atIsThatInstantOnce() throws {
+        let command = try AddCommand.parse(["--at", "2026-12-24T18:00:00+09:00", "--body", "Party"])
+        let request = try command.request(identifier: "party")
+        guard case .calendar(let trigger)? = request.trigger else { Issue.record("not a calendar trigger"); return }
+        #expect(!trigger.repeats)
+        let instant = try #require(InstantFormat.parse("2026-12-24T09:00:00Z"))
+        #expect(trigger.nextTriggerDate(after: instant.addingTimeInterval(-3600), floatingTimeZone: TimeZone(identifier: "America/New_York")!) == instant)
+        #expect(trigger.nextTriggerDate(after: instant, floatingTimeZone: .current) == nil)
+    }
+
+    @Test func aCriticalAlertHasTheCriticalSoundAndLevel() throws {
+        let request = try AddCommand.parse(["--title", "Low glucose", "--critical", "--sound", "warning-sound", "--volume", "0.8"])
+            .request(identifier: "glucose")
+        #expect(request.content.sound == (try NotificationSound(.criticalNamed("warning-sound", volume: 0.8))))
+        #expect(request.content.interruptionLevel == .critical)
+    }
+
+    @Test func aPayloadGivesTheContent() throws {
+        let payload = Data(#"{"aps":{"alert":{"title":"Meeting","body":"At 2pm"},"category":"meetingCategory","sound":"default"}}"#.utf8)
+        let command = try AddCommand.parse(["--payload", "invite.json", "--in", "1m"])
+        let request = try command.request(identifier: "invite") { url in
+            #expect(url.lastPathComponent == "invite.json")
+            return payload
+        }
+        #expect(request.content.title == .literal("Meeting"))
+        #expect(request.content.categoryIdentifier == "meetingCategory")
+    }
+
+    @Test func badContentIsRefusedWithTheField() throws {
+        let malformed = try AddCommand.parse(["--payload", "bad.json"])
+        #expect { try malformed.request(identifier: "x") { _ in Data("{\"aps\":".utf8) } } throws: { ($0 as? ChimeError)?.code == .invalidPayload }
+        let missing = try AddCommand.parse(["--title", "Photo", "--attach", "/nonexistent/photo.png"])
+        #expect { try missing.request(identifier: "x") } throws: { $0 is ChimeError }
+        let tooShort = try AddCommand.parse(["--title", "Spam", "--in", "10s", "--repeats"])
+        #expect { try tooShort.request(identifier: "x") } throws: { ($0 as? ChimeError)?.code == .invalidTimeInterval }
+    }
+
+    @Test(arguments: [
+        (["--in", "5s"], "give some text (--title, --subtitle or --body) or a --payload"),
+        (["--title", "a", "--in", "5s", "--at", "2026-12-24T18:00:00Z"], "give one trigger: --in, --at or --calendar"),
+        (["--title", "a", "--repeats"], "--repeats needs --in or --calendar"),
+        (["--title", "a", "--at", "tomorrow"], "--at 'tomorrow' is not an ISO 8601 instant such as 2026-12-24T18:00:00+09:00"),
+        (["--title", "a", "--volume", "0.5"], "--volume applies to a --critical sound only"),
+        (["--title", "a", "--payload", "p.json"], "--payload gives the content; leave out the content options"),
+        (["--title", "a", "--level", "loud"], "--level 'loud' must be passive, active, time-sensitive or critical"),
+        (["--title", "a", "--badge", "-1"], "--badge '-1' must be a whole number, 0 or more"),
+        (["--title", "a", "--time-zone", "Asia/Seoul"], "--time-zone applies to --calendar only"),
+        (["--title", "a", "--app", ""], "--app must not be empty"),
+    ])
+    func usageErrorsSayWhatToFix(arguments: [String], message: String) {
+        #expect(throws: UsageError(message, command: "add")) { try AddCommand.parse(arguments) }
+    }
+}
