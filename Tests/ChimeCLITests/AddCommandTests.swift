@@ -89,3 +89,24 @@ struct AddCommandTests {
         #expect(throws: UsageError(message, command: "add")) { try AddCommand.parse(arguments) }
     }
 }
+
+@Suite("chime respond: parsing")
+struct RespondCommandTests {
+    @Test func aTypedReplyNamesItsAction() throws {
+        let command = try RespondCommand.parse(["--app", "com.example.meetings", "--id", "design-review", "--action", "decline", "--text", "Dentist"])
+        #expect(command == RespondCommand(appIdentifier: "com.example.meetings", notificationIdentifier: "design-review", choice: .reply(action: "decline", text: "Dentist")))
+        #expect(try RespondCommand.parse(["--id", "n", "--open"]).choice == .open)
+        #expect(try RespondCommand.parse(["--id", "n", "--dismiss"]).appIdentifier == AddCommand.defaultApp)
+    }
+
+    @Test(arguments: [
+        (["--open"], "give the notification: --id <identifier>"),
+        (["--id", "n"], "give one of --open, --dismiss or --action"),
+        (["--id", "n", "--open", "--dismiss"], "give one of --open, --dismiss or --action"),
+        (["--id", "n", "--text", "hi"], "--text goes with the --action that takes it"),
+        (["--id", "n", "--open", "--text", "hi"], "--text goes with the --action that takes it"),
+    ])
+    func usageErrorsSayWhatToFix(arguments: [String], message: String) {
+        #expect(throws: UsageError(message, command: "respond")) { try RespondCommand.parse(arguments) }
+    }
+}
