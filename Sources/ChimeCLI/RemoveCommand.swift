@@ -1,0 +1,51 @@
+/// `chime remove`: cancel pending notifications, or take delivered ones out of the list.
+public struct RemoveCommand: Equatable {
+    public static let name = "remove"
+    public static let abstract = "Cancel pending notifications or remove delivered ones."
+
+    public var appIdentifier = AddCommand.defaultApp
+    /// The identifiers; `nil` with `--all`.
+    public var identifiers: [String]?
+    /// `--delivered`: from the delivered list instead of the pending requests.
+    public var delivered = false
+
+    public static let helpText = """
+        OVERVIEW: \(abstract)
+
+        USAGE: chime remove [--app <id>] [--delivered] (<identifier>... | --all)
+
+        OPTIONS:
+          --app <id>     The app (default: \(AddCommand.defaultApp)).
+          --delivered    Remove delivered notifications (and take them off the screen) instead of pending ones.
+          --all          Every one of the app's.
+          -h, --help     Show this help.
+
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> RemoveCommand {
+        var command = RemoveCommand()
+        var identifiers: [String] = []
+        var all = false
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--app":
+                guard let app = remaining.popFirst(), !app.isEmpty, !app.hasPrefix("--") else {
+                    throw UsageError("missing value for '--app'", command: name)
+                }
+                command.appIdentifier = app
+            case "--delivered": command.delivered = true
+            case "--all": all = true
+            case let option where option.hasPrefix("-"): throw UsageError("unknown option '\(option)'", command: name)
+            default: identifiers.append(argument)
+            }
+        }
+        switch (all, identifiers.isEmpty) {
+        case (true, true): command.identifiers = nil
+        case (false, false): command.identifiers = identifiers
+        case (true, false): throw UsageError("give identifiers or --all, not both", command: name)
+        case (false, true): throw UsageError("give the identifiers to remove, or --all", command: name)
+        }
+        return command
+    }
+}
