@@ -252,10 +252,16 @@ public final class DaemonClient: Sendable {
     public var unmatchedErrors: [IPCError] { unmatched.withLock { $0 } }
     private let unmatched = Mutex<[IPCError]>([])
 
+    /// How many events arrived so far. Events are counted before the reply to any later request is
+    /// handed out, so after a call returns, the count includes every event the daemon sent before it.
+    public var receivedEventCount: Int { eventCount.withLock { $0 } }
+    private let eventCount = Mutex(0)
+
     private func received(_ line: Data) {
         let decoder = WireFormat.decoder()
         guard let head = try? decoder.decode(MessageHead.self, from: line) else { return }
         if let event = head.event {
+            eventCount.withLock { $0 += 1 }
             switch EventKind(rawValue: event) {
             case .response:
                 if let params = try? decoder.decode(ParamsBody<ResponseEvent>.self, from: line).params { eventContinuation.yield(.response(params)) }

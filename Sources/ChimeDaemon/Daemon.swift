@@ -181,6 +181,7 @@ public actor Daemon {
                 guard !app.isEmpty else { throw IPCError(.invalidParameters, field: "app", "an app identifier must not be empty") }
                 try registry.note(app)
                 sessions[id]?.app = app
+                sessions[id]?.subscribed = hello.subscribe
                 if hello.subscribe { await subscribe(app, connection: session.connection, foreground: hello.foreground ?? false) }
             }
             return AnyEncodable(HelloResult(version: WireFormat.version))

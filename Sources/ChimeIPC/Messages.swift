@@ -20,6 +20,17 @@ public struct Hello: Codable, Sendable {
         self.subscribe = subscribe
         self.foreground = foreground
     }
+
+    private enum CodingKeys: String, CodingKey { case token, app, subscribe, foreground }
+
+    /// `subscribe` and `foreground` default to false.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        token = try container.decode(String.self, forKey: .token)
+        app = try container.decodeIfPresent(String.self, forKey: .app)
+        subscribe = try container.decodeIfPresent(Bool.self, forKey: .subscribe) ?? false
+        foreground = try container.decodeIfPresent(Bool.self, forKey: .foreground)
+    }
 }
 
 public struct HelloResult: Codable, Sendable {
