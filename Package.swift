@@ -92,8 +92,9 @@ let package = Package(
         .testTarget(
             name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeEngine", "ChimeTesting", "ChimeCore"],
             exclude: ["Support/fake_notification_server.py"]),
-        // Drives the real chimed executable (it must be built) through ChimeClient and raw socket lines.
-        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeClient", "ChimeIPC", "ChimeCore"]),
+        // Drives the real chimed executable (it must be built) through ChimeClient and raw socket lines; reads
+        // the store a killed daemon left with ChimeSQLite.
+        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeClient", "ChimeIPC", "ChimeCore", "ChimeSQLite"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
         .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting"]),
