@@ -33,7 +33,8 @@ public enum DaemonCommand: Sendable {
     }
 
     public static let helpText = """
-        USAGE: chimed [--presenter auto|desktop|log] [--authorization ask|allow|deny] [--verbose]
+        USAGE: chimed [--presenter auto|desktop|log] [--authorization ask|allow|deny]
+                      [--presentation-timeout <seconds>] [--verbose]
                chimed --paths
                chimed --help
 
@@ -48,6 +49,9 @@ public enum DaemonCommand: Sendable {
                                    gets: allow (default, for headless use), deny, or ask (the app stays
                                    undecided until you run `chime apps allow|deny`). On the desktop the user
                                    is asked with a notification.
+          --presentation-timeout <seconds>
+                                   How long a foreground app may take to say how to present a
+                                   notification before the system presents it (default 5).
           --verbose                Log debug lines too.
           --paths                  Print the data, store, registry, socket and token paths, and exit.
           -h, --help               Show this help.
@@ -77,6 +81,12 @@ public enum DaemonCommand: Sendable {
                 let given = try value(argument)
                 guard let choice = HeadlessAuthorization(rawValue: given) else { throw UsageError(description: "--authorization must be ask, allow or deny, not '\(given)'") }
                 configuration.authorization = choice
+            case "--presentation-timeout":
+                let given = try value(argument)
+                guard let seconds = Double(given), seconds > 0, seconds <= 60 else {
+                    throw UsageError(description: "--presentation-timeout must be a number of seconds between 0 and 60, not '\(given)'")
+                }
+                configuration.presentationTimeout = .milliseconds(Int(seconds * 1000))
             default:
                 throw UsageError(description: "unknown argument '\(argument)'")
             }

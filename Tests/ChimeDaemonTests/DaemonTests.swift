@@ -191,3 +191,89 @@ struct DaemonTests {
         #expect(await usage.exitStatus() == 64)
     }
 }
+
+@Suite("chimed: apps")
+struct DaemonAppTests {
+    @Test func aResponseLaunchesTheRegisteredCommandWithSignalsAtTheirDefaults() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let marker = home.root.appendingPathComponent("launched").path
+        let cli = try await home.connect()
+        // The launched program records why it was launched and which signals it ignores or blocks.
+        let script = #"{ echo "$CHIME_LAUNCH"; grep -E '^Sig(Ign|Blk):' /proc/self/status; } > "$0.tmp" && mv "$0.tmp" "$0""#
+        try await cli.registerApp(AppEntry(identifier: "com.example.launch", displayName: "Launch", launchCommand: ["/bin/sh", "-c", script, marker]))
+        try await cli.add([try request("wake", in: 1)], app: "com.example.launch")
+        try await daemon.presented("com.example.launch", "wake")
+        let result = try await cli.respond(app: "com.example.launch", notification: "wake", action: .open)
+        #expect(result.queued && result.launch == "foreground")
+        try await eventually("the app launched") { FileManager.default.fileExists(atPath: marker) }
+        let lines = try String(contentsOfFile: marker, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.first == "foreground")
+        // SIGHUP, SIGINT, SIGTERM are bits 1, 2 and 15: none may be ignored or blocked in the app.
+        for line in lines.dropFirst() {
+            let mask = UInt64(line.split(separator: "\t").last ?? "", radix: 16) ?? .max
+            #expect(mask & (1 << 0 | 1 << 1 | 1 << 14) == 0, "\(line)")
+        }
+        let apps = try await cli.apps()
+        let entry = try #require(apps.first { $0.entry.identifier == "com.example.launch" })
+        #expect(entry.entry.displayName == "Launch")
+        #expect(entry.queuedResponses == 1)
+        #expect(await daemon.terminate() == 0)
+    }
+
+    @Test func aForegroundAppChoosesThePresentationOrTimesOut() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start(["--presentation-timeout", "0.5"])
+        let app = try await home.connect(app: "com.example.fg", subscribe: true, foreground: true)
+        try await app.add([try request("asked", in: 1)])
+        guard case .willPresent(let question) = try await nextEvent(app) else {
+            Issue.record("expected willPresent")
+            return
+        }
+        #expect(question.notification.identifier == "asked")
+        app.answer(question, options: [.list])
+        try await eventually("delivered") { try await app.deliveredNotifications().count == 1 }
+
+        // An app that never answers does not hold the notification back.
+        try await app.add([try request("ignored", in: 1)])
+        guard case .willPresent = try await nextEvent(app) else {
+            Issue.record("expected willPresent")
+            return
+        }
+        _ = try await daemon.log.take("timeout") { $0.contains("did not answer how to present ignored") }
+        try await daemon.presented("com.example.fg", "ignored")
+        #expect(await daemon.terminate() == 0)
+    }
+
+    @Test func focusAndDecisionsSurviveARestartAndSIGHUPRereadsTheRegistry() async throws {
+        let home = try DaemonHome()
+        var daemon = try await home.start()
+        var cli = try await home.connect()
+        #expect(try await cli.focus(true).on)
+        let denied = try await cli.setAuthorization(app: "com.example.noisy", allowed: false)
+        #expect(denied.authorizationStatus == .denied)
+        await #expect(throws: ChimeError.self) { try await cli.add([try request("x")], app: "com.example.noisy") }
+        cli.close()
+        #expect(await daemon.terminate() == 0)
+
+        daemon = try await home.start()
+        cli = try await home.connect()
+        #expect(try await cli.focus().on)
+        #expect(try await cli.status().focus)
+        do {
+            try await cli.add([try request("x")], app: "com.example.noisy")
+            Issue.record("a denied app could add")
+        } catch let error as ChimeError {
+            #expect(error.code == .notificationsNotAllowed)
+        }
+
+        // Someone edits the registry by hand, then sends SIGHUP.
+        let edited = #"{"apps":[{"identifier":"com.example.edited","displayName":"Edited"}],"focus":false}"#
+        try Data(edited.utf8).write(to: home.paths.registryFile)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        _ = try await daemon.log.take("reload") { $0.contains("chimed: info: reloaded") }
+        #expect(try await cli.focus().on == false)
+        #expect(try await cli.apps().contains { $0.entry.displayName == "Edited" })
+        #expect(await daemon.terminate() == 0)
+    }
+}
