@@ -26,10 +26,12 @@ final class DaemonHome: Sendable {
         ["XDG_DATA_HOME": root.appendingPathComponent("data").path, "XDG_RUNTIME_DIR": root.appendingPathComponent("run").path]
     }
 
-    /// Starts `chimed --presenter log --authorization allow --verbose` and waits until it listens.
-    func start(_ extra: [String] = []) async throws -> RunningDaemon {
+    /// Starts `chimed --presenter log --authorization allow --verbose` and waits until it listens; with a
+    /// `bus`, starts `chimed --verbose` (the presenter it chooses) on that session bus.
+    func start(_ extra: [String] = [], bus: PrivateBus? = nil) async throws -> RunningDaemon {
+        let arguments = bus == nil ? ["--presenter", "log", "--authorization", "allow", "--verbose"] : ["--verbose"]
         let process = try ChildProcess(
-            Self.executable, ["--presenter", "log", "--authorization", "allow", "--verbose"] + extra, environment: environment, name: "chimed")
+            Self.executable, arguments + extra, environment: environment.merging(bus?.environment ?? [:]) { $1 }, name: "chimed")
         _ = try await process.errors.take("listening", where: { $0.contains("chimed: info: chimed") && $0.contains("listening on") })
         return RunningDaemon(process: process, home: self)
     }
