@@ -12,7 +12,11 @@ let package = Package(
         .library(name: "ChimeTerminal", targets: ["ChimeTerminal"]),
         .library(name: "ChimeDesktop", targets: ["ChimeDesktop"]),
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
+        .library(name: "ChimeIPC", targets: ["ChimeIPC"]),
+        .library(name: "ChimeClient", targets: ["ChimeClient"]),
+        .library(name: "ChimeDaemon", targets: ["ChimeDaemon"]),
         .executable(name: "chime", targets: ["chime"]),
+        .executable(name: "chimed", targets: ["chimed"]),
         .executable(name: "chime-bench", targets: ["chime-bench"]),
     ],
     targets: [
@@ -45,6 +49,15 @@ let package = Package(
         // Apple's UserNotifications API over the engine, so iOS code compiles with `import UserNotifications`
         // (Linux only: on Apple platforms the system framework is the real one).
         .target(name: "UserNotifications", dependencies: ["ChimeEngine", "ChimeSQLite", "ChimeCore"]),
+
+        // The daemon's local API: newline-delimited JSON messages over a Unix socket, the XDG paths of the
+        // socket and token, shared by the daemon and its clients.
+        .target(name: "ChimeIPC", dependencies: ["ChimeCore"]),
+        // A client of chimed for the CLI and for apps in client mode: no engine, no SQLite, no D-Bus.
+        .target(name: "ChimeClient", dependencies: ["ChimeIPC", "ChimeCore"]),
+        // The per-user daemon as a library: store, engine, presenter, registry, response queue, socket API.
+        .target(name: "ChimeDaemon", dependencies: ["ChimeIPC", "ChimeDesktop", "ChimeSQLite", "ChimeEngine", "ChimeCore"]),
+        .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
 
         // The `chime` command line: parsing and commands as a library so tests reach them.
         .target(name: "ChimeCLI", dependencies: ["ChimeCore"]),
@@ -79,6 +92,9 @@ let package = Package(
         .testTarget(
             name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeEngine", "ChimeTesting", "ChimeCore"],
             exclude: ["Support/fake_notification_server.py"]),
+        // Drives the real chimed executable (it must be built) through ChimeClient and raw socket lines; reads
+        // the store a killed daemon left with ChimeSQLite.
+        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeClient", "ChimeIPC", "ChimeCore", "ChimeSQLite"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
         .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting"]),

@@ -1,0 +1,133 @@
+public import ChimeIPC
+public import Foundation
+import Synchronization
+
+/// The apps the daemon knows (identifier, display name, icon, launch command) and the user's focus switch,
+/// kept in `registry.json` next to the store.
+///
+/// A JSON file rather than a table: it is small, read whole, and people edit it by hand (a launch
+/// command, an icon) and then send SIGHUP; `reload()` re-reads it. Every change is written to a temporary
+/// file, flushed with `fsync`, and renamed over the old one, so a crash leaves either version whole.
+///
+/// Thread-safe: the state sits behind a lock, so the desktop presenter's name lookups can read it from
+/// any thread.
+public final class AppRegistry: Sendable {
+    struct Contents: Codable, Sendable {
+        var apps: [AppEntry] = []
+        var focus: Bool = false
+    }
+
+    public let file: URL
+    private let contents: Mutex<Contents>
+
+    /// Reads `file`; a missing file is an empty registry.
+    public init(file: URL) throws {
+        self.file = file
+        contents = Mutex(try Self.read(file))
+    }
+
+    private static func read(_ file: URL) throws -> Contents {
+        guard FileManager.default.fileExists(atPath: file.path) else { return Contents() }
+        return try JSONDecoder().decode(Contents.self, from: Data(contentsOf: file))
+    }
+
+    /// Re-reads the file (after someone edited it).
+    public func reload() throws {
+        let fresh = try Self.read(file)
+        contents.withLock { $0 = fresh }
+    }
+
+    public var apps: [AppEntry] { contents.withLock { $0.apps } }
+    public var focus: Bool { contents.withLock { $0.focus } }
+
+    public func entry(_ identifier: String) -> AppEntry? {
+        contents.withLock { $0.apps.first { $0.identifier == identifier } }
+    }
+
+    /// Adds or replaces an app's entry.
+    public func register(_ entry: AppEntry) throws {
+        try change { contents in
+            if let index = contents.apps.firstIndex(where: { $0.identifier == entry.identifier }) {
+                contents.apps[index] = entry
+            } else {
+                contents.apps.append(entry)
+            }
+        }
+    }
+
+    /// Makes sure the app is listed (an app that talks to the daemon without registering).
+    public func note(_ identifier: String) throws {
+        guard entry(identifier) == nil else { return }
+        try change { contents in
+            if !contents.apps.contains(where: { $0.identifier == identifier }) { contents.apps.append(AppEntry(identifier: identifier)) }
+        }
+    }
+
+    public func setFocus(_ on: Bool) throws {
+        try change { $0.focus = on }
+    }
+
+    /// Applies `body` and writes the result; nothing changes in memory when writing fails.
+    private func change(_ body: (inout Contents) -> Void) throws {
+        try contents.withLock { contents in
+            var updated = contents
+            body(&updated)
+            try Self.write(updated, to: file)
+            contents = updated
+        }
+    }
+
+    private static func write(_ contents: Contents, to file: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try DurableFile.replace(file, with: try encoder.encode(contents), mode: 0o600)
+    }
+}
+
+/// Writing a file so that a crash leaves the old or the new version, whole.
+enum DurableFile {
+    /// Writes `data` to a temporary file beside `file` with `mode`, fsyncs it, renames it over `file`, and
+    /// fsyncs the folder.
+    static func replace(_ file: URL, with data: Data, mode: mode_t) throws {
+        let folder = file.deletingLastPathComponent().path
+        let temporary = folder + "/.\(file.lastPathComponent).\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw posixError("cannot create \(temporary)") }
+        fchmod(fd, mode)
+        let written = data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let count = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return false }
+                offset += count
+            }
+            return true
+        }
+        guard written, fsync(fd) == 0 else {
+            close(fd)
+            unlink(temporary)
+            throw posixError("cannot write \(temporary)")
+        }
+        close(fd)
+        guard rename(temporary, file.path) == 0 else {
+            unlink(temporary)
+            throw posixError("cannot replace \(file.path)")
+        }
+        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+    }
+
+    static func posixError(_ what: String) -> any Error {
+        DaemonError("\(what): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// A failure to start or run the daemon, with a message for the log.
+public struct DaemonError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,51 @@
+import ChimeClient
+import ChimeCore
+import ChimeIPC
+import Foundation
+import Testing
+
+/// chimed on a private session bus with the scripted notification server: it chooses the desktop
+/// presenter, asks for authorization with a notification, names apps from the registry, and queues the
+/// response to a button pressed on the desktop for the app that is not running.
+@Suite("chimed on the desktop")
+struct DaemonDesktopTests {
+    @Test func desktopPresenterAsksShowsAndQueuesTheAnswer() async throws {
+        let bus = try await PrivateBus.start()
+        let server = try await FakeNotificationServer.start(on: bus)
+        let home = try DaemonHome()
+        let daemon = try await home.start(bus: bus)
+
+        let cli = try await home.connect()
+        let status = try await cli.status()
+        #expect(status.presenter == "desktop")
+        #expect(status.notificationServer?.name == "chime-fake")
+        #expect(status.notificationServer?.capabilities.contains("actions") == true)
+        try await cli.registerApp(AppEntry(identifier: "com.example.kettle", displayName: "Kettle"))
+
+        let app = try await home.connect(app: "com.example.kettle")
+        async let allowed = app.requestAuthorization(options: [.alert, .sound])
+        let prompt = try await server.nextCall("Notify") { $0.actions.contains("chime-allow") }
+        try await server.invoke(id: prompt.id, key: "chime-allow")
+        #expect(try await allowed)
+        app.close()
+
+        try await cli.add([try request("boiled", in: 1)], app: "com.example.kettle")
+        let shown = try await server.nextCall("Notify") { $0.summary == "Hello" }
+        #expect(shown["app_name"]?.stringValue == "Kettle")
+        try await server.invoke(id: shown.id, key: "default")
+        try await eventually("the answer queued for the app") {
+            try await cli.apps().first { $0.entry.identifier == "com.example.kettle" }?.queuedResponses == 1
+        }
+        let subscriber = try await home.connect(app: "com.example.kettle", subscribe: true)
+        guard case .response(let event) = try await nextEvent(subscriber) else {
+            Issue.record("expected the queued response")
+            return
+        }
+        #expect(event.response.isDefaultAction && event.response.notification.identifier == "boiled")
+        try await subscriber.acknowledge(event)
+
+        #expect(await daemon.terminate() == 0)
+        await server.stop()
+        await bus.stop()
+    }
+}
