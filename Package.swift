@@ -94,7 +94,7 @@ let package = Package(
             exclude: ["Support/fake_notification_server.py"]),
         // Drives the real chimed executable (it must be built) through ChimeClient and raw socket lines; reads
         // the store a killed daemon left with ChimeSQLite.
-        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeClient", "ChimeIPC", "ChimeCore", "ChimeSQLite"]),
+        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeClient", "ChimeIPC", "ChimeCore", "ChimeEngine", "ChimeSQLite"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
         .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting"]),

@@ -1,7 +1,7 @@
 import ChimeCore
 import ChimeDesktop
-public import ChimeEngine
-public import ChimeIPC
+import ChimeEngine
+import ChimeIPC
 import ChimeSQLite
 import Foundation
 import Synchronization

@@ -1,7 +1,7 @@
 public import ChimeCore
 import ChimeIPC
 import ChimeSQLite
-public import Foundation
+import Foundation
 
 /// Responses waiting for their app, in `daemon.sqlite`: kept from the moment the user acted until the app
 /// acknowledges them, so they survive `kill -9` of the daemon and reach the app in the order given.

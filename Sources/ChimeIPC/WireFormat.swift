@@ -1,4 +1,4 @@
-public import ChimeCore
+import ChimeCore
 public import Foundation
 
 /// The daemon's local API: newline-delimited JSON over a Unix domain socket, one message per line.

@@ -1,5 +1,6 @@
 import ChimeClient
 import ChimeCore
+import ChimeEngine
 import ChimeIPC
 import ChimeSQLite
 import Foundation
