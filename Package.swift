@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
 
         // The `chime` command line: parsing and commands as a library so tests reach them.
-        .target(name: "ChimeCLI", dependencies: ["ChimeCore"]),
+        .target(name: "ChimeCLI", dependencies: ["ChimeClient", "ChimeIPC", "ChimeDesktop", "ChimeEngine", "ChimeCore"]),
         .executableTarget(name: "chime", dependencies: ["ChimeCLI"]),
 
         // A test helper: adds and delivers under load until the durability test kills it with SIGKILL.
@@ -94,7 +94,7 @@ let package = Package(
             exclude: ["Support/fake_notification_server.py"]),
         // Drives the real chimed executable (it must be built) through ChimeClient and raw socket lines; reads
         // the store a killed daemon left with ChimeSQLite.
-        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeClient", "ChimeIPC", "ChimeCore", "ChimeEngine", "ChimeSQLite"]),
+        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeCLI", "ChimeClient", "ChimeIPC", "ChimeCore", "ChimeEngine", "ChimeSQLite"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
         .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting"]),

@@ -7,6 +7,14 @@ public enum ChimeCommand: Equatable {
     case help(subcommand: String?)
     case version
     case next(NextCommand)
+    case add(AddCommand)
+    case list(ListCommand)
+    case remove(RemoveCommand)
+    case respond(RespondCommand)
+    case categories(CategoriesCommand)
+    case apps(AppsCommand)
+    case focus(FocusCommand)
+    case doctor(DoctorCommand)
 
     public static let abstract = "Chime: Apple's UserNotifications, on Linux."
 
@@ -15,9 +23,20 @@ public enum ChimeCommand: Equatable {
     public static let helpText = """
         OVERVIEW: \(abstract)
 
+        Every subcommand but next talks to chimed, the notification center daemon (start it with chimed).
+
         USAGE: chime <subcommand> [options]
 
         SUBCOMMANDS:
+          add         Schedule a notification.
+          pending     List notifications waiting for their trigger.
+          delivered   List notifications in the list.
+          remove      Cancel pending notifications or remove delivered ones.
+          respond     Act on a delivered notification as the user would.
+          categories  Register an app's categories from JSON, or list them.
+          apps        List apps, allow or deny them, change their settings.
+          focus       Turn Do Not Disturb on or off, or show it.
+          doctor      Check the daemon, the desktop's notification server and the store.
           next        List the upcoming fire dates of a trigger.
 
         OPTIONS:
@@ -26,25 +45,57 @@ public enum ChimeCommand: Equatable {
 
         """
 
+    static let subcommands = [
+        AddCommand.name, ListCommand.Kind.pending.rawValue, ListCommand.Kind.delivered.rawValue, RemoveCommand.name, RespondCommand.name,
+        CategoriesCommand.name, AppsCommand.name, FocusCommand.name, DoctorCommand.name, NextCommand.name,
+    ]
+
     /// Parses the arguments that follow the executable's name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ChimeCommand {
         guard let first = arguments.first else { return .help(subcommand: nil) }
         let rest = Array(arguments.dropFirst())
         switch first {
         case "-h", "--help", "help":
-            if let topic = rest.first, topic == NextCommand.name { return .help(subcommand: topic) }
+            if let topic = rest.first, subcommands.contains(topic) { return .help(subcommand: topic) }
             return .help(subcommand: nil)
         case "--version":
             return .version
-        case NextCommand.name:
-            if rest.contains("-h") || rest.contains("--help") { return .help(subcommand: NextCommand.name) }
-            return .next(try NextCommand.parse(rest))
         default:
-            throw UsageError("unknown subcommand '\(first)'")
+            guard subcommands.contains(first) else { throw UsageError("unknown subcommand '\(first)'") }
+            // `--help` anywhere asks for help, except as a value (a title "--help" is unlikely enough).
+            if rest.contains("-h") || rest.contains("--help") { return .help(subcommand: first) }
+            return try parse(subcommand: first, rest)
+        }
+    }
+
+    private static func parse(subcommand: String, _ rest: [String]) throws(UsageError) -> ChimeCommand {
+        switch subcommand {
+        case NextCommand.name: .next(try NextCommand.parse(rest))
+        case AddCommand.name: .add(try AddCommand.parse(rest))
+        case ListCommand.Kind.pending.rawValue: .list(try ListCommand.parse(.pending, rest))
+        case ListCommand.Kind.delivered.rawValue: .list(try ListCommand.parse(.delivered, rest))
+        case RemoveCommand.name: .remove(try RemoveCommand.parse(rest))
+        case RespondCommand.name: .respond(try RespondCommand.parse(rest))
+        case CategoriesCommand.name: .categories(try CategoriesCommand.parse(rest))
+        case AppsCommand.name: .apps(try AppsCommand.parse(rest))
+        case FocusCommand.name: .focus(try FocusCommand.parse(rest))
+        default: .doctor(try DoctorCommand.parse(rest))
         }
     }
 
     public static func helpText(for subcommand: String?) -> String {
-        subcommand == NextCommand.name ? NextCommand.helpText : helpText
+        switch subcommand {
+        case NextCommand.name: NextCommand.helpText
+        case AddCommand.name: AddCommand.helpText
+        case ListCommand.Kind.pending.rawValue: ListCommand.helpText(.pending)
+        case ListCommand.Kind.delivered.rawValue: ListCommand.helpText(.delivered)
+        case RemoveCommand.name: RemoveCommand.helpText
+        case RespondCommand.name: RespondCommand.helpText
+        case CategoriesCommand.name: CategoriesCommand.helpText
+        case AppsCommand.name: AppsCommand.helpText
+        case FocusCommand.name: FocusCommand.helpText
+        case DoctorCommand.name: DoctorCommand.helpText
+        default: helpText
+        }
     }
 }

@@ -1,8 +1,7 @@
 /// `chime focus on|off|status`: Do Not Disturb for Chime's notifications. While it is on, notifications
-/// go quietly to the list; critical alerts, and time-sensitive ones unless `--no-time-sensitive`, still
-/// alert.
+/// go quietly to the list; critical and time-sensitive ones still alert.
 public enum FocusCommand: Equatable {
-    case on(allowsTimeSensitive: Bool)
+    case on
     case off
     case status(json: Bool)
 
@@ -12,15 +11,15 @@ public enum FocusCommand: Equatable {
     public static let helpText = """
         OVERVIEW: \(abstract)
 
-        While a focus is on, notifications are delivered quietly to the list. Critical alerts always break
-        through; time-sensitive ones do too unless the focus holds them back.
+        While a focus is on, notifications are delivered quietly to the list; critical and time-sensitive
+        ones still alert. It stays on until turned off, across restarts of chimed. The desktop's own Do Not
+        Disturb, where the notification server has one, counts too.
 
-        USAGE: chime focus on [--no-time-sensitive] | off | status [--json]
+        USAGE: chime focus on | off | status [--json]
 
         OPTIONS:
-          --no-time-sensitive  Hold time-sensitive notifications back too.
-          --json               Print JSON for scripts (status).
-          -h, --help           Show this help.
+          --json       Print JSON for scripts (status).
+          -h, --help   Show this help.
 
         """
 
@@ -28,12 +27,9 @@ public enum FocusCommand: Equatable {
         guard let verb = arguments.first else { throw UsageError("say on, off or status", command: name) }
         let options = Set(arguments.dropFirst())
         switch verb {
-        case "on":
-            guard options.isSubset(of: ["--no-time-sensitive"]) else { throw unexpected(options.subtracting(["--no-time-sensitive"])) }
-            return .on(allowsTimeSensitive: !options.contains("--no-time-sensitive"))
-        case "off":
+        case "on", "off":
             guard options.isEmpty else { throw unexpected(options) }
-            return .off
+            return verb == "on" ? .on : .off
         case "status":
             guard options.isSubset(of: ["--json"]) else { throw unexpected(options.subtracting(["--json"])) }
             return .status(json: options.contains("--json"))

@@ -22,8 +22,8 @@ struct DaemonCommandParsingTests {
     }
 
     @Test func focusIsOnOffOrStatus() throws {
-        #expect(try FocusCommand.parse(["on"]) == .on(allowsTimeSensitive: true))
-        #expect(try FocusCommand.parse(["on", "--no-time-sensitive"]) == .on(allowsTimeSensitive: false))
+        #expect(try FocusCommand.parse(["on"]) == .on)
+        #expect(throws: UsageError("unexpected '--now'", command: "focus")) { try FocusCommand.parse(["on", "--now"]) }
         #expect(try FocusCommand.parse(["off"]) == .off)
         #expect(try FocusCommand.parse(["status", "--json"]) == .status(json: true))
         #expect(throws: UsageError("unknown focus command 'maybe': on, off or status", command: "focus")) { try FocusCommand.parse(["maybe"]) }

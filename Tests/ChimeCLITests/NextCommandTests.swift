@@ -7,12 +7,12 @@ struct NextCommandTests {
     let now = Date(timeIntervalSince1970: 1_796_202_000)  // 2026-12-02T09:00:00Z
     let utc = TimeZone(identifier: "UTC")!
 
-    func run(_ arguments: [String]) -> ChimeMain.Result {
-        ChimeMain.run(arguments, now: now, currentTimeZone: utc)
+    func run(_ arguments: [String]) async -> ChimeMain.Result {
+        await ChimeMain.run(arguments, now: now, currentTimeZone: utc)
     }
 
-    @Test func listsDailyFiresInTheGivenZone() {
-        let result = run(["next", "--calendar", "hour=8 minute=30", "--repeats", "--count", "3", "--time-zone", "Asia/Seoul"])
+    @Test func listsDailyFiresInTheGivenZone() async {
+        let result = await run(["next", "--calendar", "hour=8 minute=30", "--repeats", "--count", "3", "--time-zone", "Asia/Seoul"])
         #expect(result.exitCode == .success)
         #expect(result.standardOutput == """
             Next 3 fires of the calendar trigger hour=8 minute=30 (repeating) in Asia/Seoul:
@@ -24,8 +24,8 @@ struct NextCommandTests {
         #expect(result.standardError.isEmpty)
     }
 
-    @Test func showsTheEndOfADSTGapAndPadsTheNumbers() {
-        let result = run([
+    @Test func showsTheEndOfADSTGapAndPadsTheNumbers() async {
+        let result = await run([
             "next", "--calendar", "hour=2 minute=30", "--repeats", "--count", "10", "--time-zone", "America/New_York",
             "--after", "2027-03-10T12:00:00Z",
         ])
@@ -35,8 +35,8 @@ struct NextCommandTests {
         #expect(lines[10] == "10. Sat 2027-03-20T02:30:00-04:00")
     }
 
-    @Test func printsJSONForScripts() throws {
-        let result = run(["next", "--interval", "90m", "--repeats", "--count", "2", "--json"])
+    @Test func printsJSONForScripts() async throws {
+        let result = await run(["next", "--interval", "90m", "--repeats", "--count", "2", "--json"])
         struct Output: Decodable, Equatable {
             struct Trigger: Decodable, Equatable {
                 var interval: Double?
@@ -55,8 +55,8 @@ struct NextCommandTests {
             fireDates: ["2026-12-02T10:30:00+00:00", "2026-12-02T12:00:00+00:00"]))
     }
 
-    @Test func aOneShotTriggerListsOneFire() {
-        let result = run(["next", "--interval", "10m", "--count", "5", "--time-zone", "UTC"])
+    @Test func aOneShotTriggerListsOneFire() async {
+        let result = await run(["next", "--interval", "10m", "--count", "5", "--time-zone", "UTC"])
         #expect(result.standardOutput == """
             Next fire of the interval trigger every 10m (once) in UTC:
             1. Wed 2026-12-02T09:10:00+00:00
@@ -64,8 +64,8 @@ struct NextCommandTests {
             """)
     }
 
-    @Test func saysSoWhenNothingFires() {
-        let result = run(["next", "--calendar", "year=2020 month=1 day=1", "--time-zone", "UTC"])
+    @Test func saysSoWhenNothingFires() async {
+        let result = await run(["next", "--calendar", "year=2020 month=1 day=1", "--time-zone", "UTC"])
         #expect(result.exitCode == .success)
         #expect(result.standardOutput == "The calendar trigger year=2020 month=1 day=1 (once) does not fire after 2026-12-02T09:00:00+00:00 in UTC.\n")
     }
@@ -77,8 +77,8 @@ struct NextCommandTests {
         (["next", "--interval", "0"], "chime: error: invalid trigger: the time interval must be greater than 0\nSee 'chime next --help'.\n"),
         (["launch"], "chime: error: unknown subcommand 'launch'\nSee 'chime --help'.\n"),
     ])
-    func invalidTriggersExitWithUsageStatus(arguments: [String], message: String) {
-        let result = run(arguments)
+    func invalidTriggersExitWithUsageStatus(arguments: [String], message: String) async {
+        let result = await run(arguments)
         #expect(result.exitCode == .usage)
         #expect(result.standardError == message)
         #expect(result.standardOutput.isEmpty)

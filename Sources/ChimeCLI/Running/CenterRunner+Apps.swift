@@ -1,0 +1,92 @@
+import ChimeClient
+import ChimeCore
+import ChimeIPC
+import Foundation
+
+extension CenterRunner {
+    // MARK: apps
+
+    func run(_ apps: AppsCommand) async throws -> String {
+        switch apps {
+        case .list(let json):
+            let list = try await client.apps()
+            if json {
+                return Output.json(list.map {
+                    AppOutput(
+                        identifier: $0.entry.identifier, name: $0.entry.displayName, authorization: Output.name($0.settings.authorizationStatus),
+                        connected: $0.connected, queuedResponses: $0.queuedResponses, launchCommand: $0.entry.launchCommand)
+                })
+            }
+            guard !list.isEmpty else { return "No apps yet: an app appears once it uses notifications or is registered.\n" }
+            return Output.table(
+                ["APP", "NAME", "NOTIFICATIONS", "RUNNING", "WAITING"],
+                list.map {
+                    [$0.entry.identifier, $0.entry.displayName ?? "", Output.name($0.settings.authorizationStatus), $0.connected ? "yes" : "no",
+                     String($0.queuedResponses)]
+                })
+        case .allow(let app), .deny(let app):
+            let allowed = apps == .allow(app)
+            let settings = try await client.setAuthorization(app: app, allowed: allowed)
+            return "\(app): notifications \(allowed ? "allowed" : "denied") (\(Output.name(settings.authorizationStatus))).\n"
+        case .settings(let app, let changes, let json):
+            var settings = try await client.notificationSettings(app: app)
+            if !changes.isEmpty {
+                for change in changes { change.apply(to: &settings) }
+                try await client.updateSettings(settings, app: app)
+                settings = try await client.notificationSettings(app: app)
+            }
+            return json ? Output.json(settings) : Output.settings(settings, app: app)
+        case .register(let app, let displayName, let iconPath, let launchCommand):
+            try await client.registerApp(AppEntry(identifier: app, displayName: displayName, iconPath: iconPath, launchCommand: launchCommand))
+            return "Registered \(app)" + (launchCommand.map { ": launched with \($0.joined(separator: " "))" } ?? "") + ".\n"
+        }
+    }
+
+    // MARK: categories
+
+    func run(_ categories: CategoriesCommand) async throws -> String {
+        switch categories {
+        case .set(let app, let file):
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw ChimeError(.invalidPayload, field: "file", "\(file) cannot be read: \(error.localizedDescription)")
+            }
+            let decoded: [NotificationCategory]
+            do {
+                decoded = try JSONDecoder().decode([NotificationCategory].self, from: data)
+            } catch let error as ChimeError {
+                throw error
+            } catch {
+                throw ChimeError(.invalidPayload, field: "file", "\(file) is not a JSON array of categories: \(error)")
+            }
+            try await client.setCategories(decoded, app: app)
+            return "Registered \(decoded.count == 1 ? "1 category" : "\(decoded.count) categories") for \(app).\n"
+        case .list(let app, let json):
+            let list = try await client.categories(app: app)
+            if json { return Output.json(list) }
+            guard !list.isEmpty else { return "\(app) has no categories.\n" }
+            return list.map { category in
+                let actions = category.actions.map { Output.text($0.title) + " [\($0.identifier)]" }.joined(separator: ", ")
+                return "\(category.identifier): \(actions.isEmpty ? "no buttons" : actions)\n"
+            }.joined()
+        }
+    }
+
+    // MARK: focus
+
+    func run(_ focus: FocusCommand) async throws -> String {
+        let result: FocusResult
+        switch focus {
+        case .on: result = try await client.focus(true)
+        case .off: result = try await client.focus(false)
+        case .status(let json):
+            result = try await client.focus()
+            if json { return Output.json(result) }
+        }
+        var text = "Focus is \(result.on ? "on: notifications go quietly to the list; critical and time-sensitive ones still alert" : "off").\n"
+        if result.desktopInhibited == true { text += "The desktop's Do Not Disturb is on too.\n" }
+        return text
+    }
+}

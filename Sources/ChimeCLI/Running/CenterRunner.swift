@@ -1,0 +1,120 @@
+import ChimeClient
+import ChimeCore
+import ChimeIPC
+import Foundation
+
+/// Runs the commands that talk to chimed, over one client connection, and renders what they print.
+struct CenterRunner {
+    let client: DaemonClient
+    let now: Date
+    let zone: TimeZone
+
+    func run(_ command: ChimeCommand) async throws -> String {
+        switch command {
+        case .add(let add): try await run(add)
+        case .list(let list): try await run(list)
+        case .remove(let remove): try await run(remove)
+        case .respond(let respond): try await run(respond)
+        case .categories(let categories): try await run(categories)
+        case .apps(let apps): try await run(apps)
+        case .focus(let focus): try await run(focus)
+        case .help, .version, .next, .doctor: ""
+        }
+    }
+
+    // MARK: add
+
+    private func run(_ add: AddCommand) async throws -> String {
+        let request = try add.request(identifier: UUID().uuidString)
+        // The command line asks as the app the first time, as an app does at its first start; on the
+        // desktop that is a notification with Allow / Don't Allow.
+        let settings = try await client.notificationSettings(app: add.appIdentifier)
+        if settings.authorizationStatus == .notDetermined {
+            var options: AuthorizationOptions = [.alert, .sound, .badge]
+            if request.content.interruptionLevel == .critical || request.content.sound?.isCritical == true { options.insert(.criticalAlert) }
+            guard try await client.requestAuthorization(options: options, app: add.appIdentifier) else {
+                throw ChimeError(.notificationsNotAllowed, field: "app", "\(add.appIdentifier) is not allowed to notify (chime apps allow \(add.appIdentifier))")
+            }
+        }
+        try await client.add([request], app: add.appIdentifier)
+        let title = Output.title(request.content)
+        guard request.trigger != nil else {
+            if add.json { return Output.json(AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: iso(now))) }
+            return "Sent “\(title)” for \(add.appIdentifier) (id \(request.identifier)): delivered now.\n"
+        }
+        let pending = try await client.pendingRequests(app: add.appIdentifier).first { $0.request.identifier == request.identifier }
+        let fireDate = pending?.nextFireDate
+        if add.json {
+            return Output.json(AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: fireDate.map(iso)))
+        }
+        guard let fireDate else {
+            return "Scheduled “\(title)” for \(add.appIdentifier) (id \(request.identifier)), but its trigger never fires.\n"
+        }
+        return "Scheduled “\(title)” for \(add.appIdentifier) (id \(request.identifier)): \(Output.relative(fireDate, from: now)), \(iso(fireDate)).\n"
+    }
+
+    // MARK: pending, delivered, remove
+
+    private func run(_ list: ListCommand) async throws -> String {
+        switch list.kind {
+        case .pending:
+            let items = try await client.pendingRequests(app: list.appIdentifier, all: list.appIdentifier == nil)
+            if list.json {
+                return Output.json(items.map { PendingOutput(app: $0.app, identifier: $0.request.identifier, title: Output.title($0.request.content), nextFireDate: $0.nextFireDate.map(iso), repeats: $0.request.trigger?.repeats ?? false) })
+            }
+            guard !items.isEmpty else { return "No pending notifications.\n" }
+            return Output.table(
+                ["APP", "ID", "NEXT FIRE", "TITLE"],
+                items.map { [$0.app, $0.request.identifier, $0.nextFireDate.map(iso) ?? "never", Output.title($0.request.content)] })
+        case .delivered:
+            let items = try await client.deliveredNotifications(app: list.appIdentifier, all: list.appIdentifier == nil)
+            if list.json {
+                return Output.json(items.map { DeliveredOutput(app: $0.app, identifier: $0.notification.identifier, title: Output.title($0.notification.request.content), date: iso($0.notification.date)) })
+            }
+            guard !items.isEmpty else { return "No delivered notifications.\n" }
+            return Output.table(
+                ["APP", "ID", "DELIVERED", "TITLE"],
+                items.map { [$0.app, $0.notification.identifier, iso($0.notification.date), Output.title($0.notification.request.content)] })
+        }
+    }
+
+    private func run(_ remove: RemoveCommand) async throws -> String {
+        let which = remove.identifiers.map { $0.count == 1 ? "1 notification" : "\($0.count) notifications" } ?? "every notification"
+        if remove.delivered {
+            try await client.removeDelivered(remove.identifiers, app: remove.appIdentifier)
+            return "Removed \(which) of \(remove.appIdentifier) from the delivered list.\n"
+        }
+        try await client.removePending(remove.identifiers, app: remove.appIdentifier)
+        return "Cancelled \(which) of \(remove.appIdentifier) still pending.\n"
+    }
+
+    // MARK: respond
+
+    private func run(_ respond: RespondCommand) async throws -> String {
+        let action: WireUserAction
+        switch respond.choice {
+        case .open: action = .open
+        case .dismiss: action = .dismiss
+        case .action(let identifier): action = .action(identifier)
+        case .reply(let identifier, let text): action = .reply(action: identifier, text: text)
+        }
+        let result = try await client.respond(app: respond.appIdentifier, notification: respond.notificationIdentifier, action: action)
+        if respond.json {
+            return Output.json(RespondOutput(actionIdentifier: result.response?.actionIdentifier, launch: result.launch, deliveredToApp: result.deliveredToApp, queued: result.queued))
+        }
+        guard let response = result.response else { return "Dismissed.\n" }
+        let reached: String
+        if result.deliveredToApp {
+            reached = "\(respond.appIdentifier) received it."
+        } else if result.queued {
+            reached = "\(respond.appIdentifier) is not running: the response waits for it" + (result.launch == "none" ? "." : " (launching it).")
+        } else {
+            reached = "\(respond.appIdentifier) did not take it."
+        }
+        return "Sent “\(response.actionIdentifier)”. \(reached)\n"
+    }
+
+    private func iso(_ date: Date) -> String {
+        InstantFormat.iso8601(date, in: zone)
+    }
+}

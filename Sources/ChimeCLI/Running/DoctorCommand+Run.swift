@@ -1,0 +1,74 @@
+import ChimeClient
+import ChimeDesktop
+import ChimeEngine
+import ChimeIPC
+import Foundation
+
+extension DoctorCommand {
+    /// What `chime doctor` found.
+    struct Report: Encodable {
+        struct Check: Encodable {
+            var name: String
+            var ok: Bool
+            var detail: String
+        }
+
+        var checks: [Check] = []
+        /// Notifications can be delivered: chimed runs.
+        var healthy = false
+        var json = false
+
+        var output: String {
+            if json { return Output.json(self) }
+            return checks.map { "\($0.ok ? "ok " : "!! ") \($0.name): \($0.detail)\n" }.joined()
+        }
+
+        private enum CodingKeys: String, CodingKey { case checks, healthy }
+    }
+
+    func run(paths: DaemonPaths, environment: [String: String] = ProcessInfo.processInfo.environment) async -> Report {
+        var report = Report(json: json)
+
+        var daemonServer: StatusResult.Server?
+        do {
+            let client = try await DaemonClient.connect(paths: paths)
+            defer { client.close() }
+            let status = try await client.status()
+            report.healthy = true
+            report.checks.append(.init(name: "chimed", ok: true, detail: "\(status.version), pid \(status.processIdentifier), presenting through \(status.presenter), focus \(status.focus ? "on" : "off")"))
+            let size = (try? FileManager.default.attributesOfItem(atPath: status.storePath)[.size] as? Int).map { " (\(ByteCountFormatter.string(fromByteCount: Int64($0), countStyle: .file)))" } ?? ""
+            report.checks.append(.init(name: "store", ok: true, detail: "\(status.storePath)\(size): \(status.pending) pending, \(status.delivered) delivered, \(status.apps) apps, \(status.queuedResponses) responses waiting for their apps"))
+            daemonServer = status.notificationServer
+        } catch {
+            report.checks.append(.init(name: "chimed", ok: false, detail: "not running (no answer at \(paths.socketFile.path)); start it with 'chimed', or 'systemctl --user start chimed' with the unit in Support/systemd"))
+        }
+
+        guard let bus = environment["DBUS_SESSION_BUS_ADDRESS"], !bus.isEmpty else {
+            report.checks.append(.init(name: "D-Bus session", ok: false, detail: "DBUS_SESSION_BUS_ADDRESS is not set: no desktop notifications (chimed logs them instead)"))
+            return report
+        }
+        report.checks.append(.init(name: "D-Bus session", ok: true, detail: bus))
+
+        let server: (name: String, version: String, capabilities: [String])?
+        if let daemonServer {
+            server = (daemonServer.name, daemonServer.version, daemonServer.capabilities)
+        } else {
+            let presenter = DesktopPresenter(log: SilentLog())
+            server = await presenter.notificationServer().map { ($0.name, $0.version, $0.capabilities) }
+        }
+        guard let server else {
+            report.checks.append(.init(name: "notification server", ok: false, detail: "nobody owns org.freedesktop.Notifications on the session bus; start one (dunst, a desktop shell)"))
+            return report
+        }
+        report.checks.append(.init(name: "notification server", ok: true, detail: "\(server.name) \(server.version): \(server.capabilities.joined(separator: ", "))"))
+        let missing: [(String, String)] = [
+            ("actions", "no buttons: answer with 'chime respond'"),
+            ("body", "no body text: it goes into the title"),
+            ("inline-reply", "no typed replies in the notification: reply with 'chime respond --action <id> --text <reply>'"),
+        ].filter { !server.capabilities.contains($0.0) }
+        for (capability, consequence) in missing {
+            report.checks.append(.init(name: "capability \(capability)", ok: capability == "inline-reply", detail: "missing: \(consequence)"))
+        }
+        return report
+    }
+}

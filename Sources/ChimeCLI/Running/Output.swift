@@ -1,0 +1,117 @@
+import ChimeCore
+import Foundation
+
+/// How the command line prints: aligned tables for people, sorted JSON for scripts.
+enum Output {
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self) + "\n"
+    }
+
+    /// Columns padded to their widest cell; the last column is not padded.
+    static func table(_ header: [String], _ rows: [[String]]) -> String {
+        table(rows: [header] + rows)
+    }
+
+    static func table(rows all: [[String]]) -> String {
+        guard let header = all.first else { return "" }
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.indices.map { column in
+                column == row.count - 1 ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// What a person reads for a notification: its title, else its body, else its subtitle.
+    static func title(_ content: NotificationContent) -> String {
+        [content.title, content.body, content.subtitle].map(text).first { !$0.isEmpty } ?? ""
+    }
+
+    /// A localizable text as written: the literal, or the key.
+    static func text(_ text: LocalizableText) -> String {
+        text.literal ?? text.key ?? ""
+    }
+
+    /// "in 5s", "in 1h30m", "now".
+    static func relative(_ date: Date, from now: Date) -> String {
+        let seconds = date.timeIntervalSince(now).rounded()
+        return seconds <= 0 ? "now" : "in \(DurationSpec.format(seconds))"
+    }
+
+    static func name(_ status: AuthorizationStatus) -> String {
+        switch status {
+        case .notDetermined: "not asked yet"
+        case .denied: "denied"
+        case .authorized: "allowed"
+        case .provisional: "provisional (quietly)"
+        case .ephemeral: "ephemeral"
+        }
+    }
+
+    static func settings(_ settings: NotificationSettings, app: String) -> String {
+        func on(_ setting: NotificationSetting) -> String {
+            switch setting {
+            case .enabled: "on"
+            case .disabled: "off"
+            case .notSupported: "not used"
+            }
+        }
+        let previews = switch settings.showPreviewsSetting {
+        case .always: "always"
+        case .whenAuthenticated: "when unlocked"
+        case .never: "never"
+        }
+        let style = switch settings.alertStyle {
+        case .none: "none"
+        case .banner: "banner"
+        case .alert: "alert"
+        }
+        return "\(app)\n" + Output.table(rows: [
+            ["notifications", name(settings.authorizationStatus)],
+            ["alerts", on(settings.alertSetting)], ["style", style], ["sounds", on(settings.soundSetting)], ["badges", on(settings.badgeSetting)],
+            ["lock screen", on(settings.lockScreenSetting)], ["list", on(settings.notificationCenterSetting)], ["previews", previews],
+            ["critical alerts", on(settings.criticalAlertSetting)], ["time-sensitive", on(settings.timeSensitiveSetting)],
+        ]).split(separator: "\n").map { "  " + $0 + "\n" }.joined()
+    }
+}
+
+struct AddedOutput: Encodable {
+    var app: String
+    var identifier: String
+    /// When it fires (now, for a notification without a trigger); `nil` when its trigger never fires.
+    var nextFireDate: String?
+}
+
+struct PendingOutput: Encodable {
+    var app: String
+    var identifier: String
+    var title: String
+    var nextFireDate: String?
+    var repeats: Bool
+}
+
+struct DeliveredOutput: Encodable {
+    var app: String
+    var identifier: String
+    var title: String
+    var date: String
+}
+
+struct RespondOutput: Encodable {
+    var actionIdentifier: String?
+    var launch: String
+    var deliveredToApp: Bool
+    var queued: Bool
+}
+
+struct AppOutput: Encodable {
+    var identifier: String
+    var name: String?
+    var authorization: String
+    var connected: Bool
+    var queuedResponses: Int
+    var launchCommand: [String]?
+}

@@ -1,0 +1,130 @@
+import ChimeCLI
+import ChimeClient
+import ChimeCore
+import ChimeIPC
+import Foundation
+import Testing
+
+/// The `chime` command line against a real chimed: what the user types and reads.
+@Suite("chime command line against chimed")
+struct ChimeCommandLineTests {
+    func chime(_ arguments: [String], _ home: DaemonHome) async -> ChimeMain.Result {
+        await ChimeMain.run(arguments, now: Date(), currentTimeZone: TimeZone(identifier: "Asia/Seoul")!, paths: home.paths)
+    }
+
+    @Test func theReadmeFlowAddsAHelloThatIsDeliveredAndListed() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let later = await chime(["add", "--in", "1h", "--title", "Later", "--id", "later"], home)
+        #expect(later.exitCode == .success, "\(later.standardError)")
+        #expect(later.standardOutput.hasPrefix("Scheduled “Later” for chime (id later): in "))
+        #expect(await chime(["pending", "--json"], home).standardOutput.contains(#""identifier" : "later""#))
+
+        let hello = await chime(["add", "--in", "1s", "--title", "Hello", "--id", "hello"], home)
+        #expect(hello.exitCode == .success, "\(hello.standardError)")
+        try await daemon.presented("chime", "hello")
+        let delivered = await chime(["delivered"], home)
+        #expect(delivered.standardOutput.hasPrefix("APP    ID     DELIVERED                  TITLE\nchime  hello  "))
+        #expect(delivered.standardOutput.hasSuffix("  Hello\n"))
+        let pending = await chime(["pending"], home).standardOutput
+        #expect(pending.contains("  later  ") && !pending.contains("  hello  "))
+        #expect(await daemon.terminate() == 0)
+    }
+
+    @Test func theChimeExecutableRunsTheSameCommands() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let executable = URL(fileURLWithPath: DaemonHome.executable).deletingLastPathComponent().appendingPathComponent("chime")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["add", "--title", "Now", "--id", "now", "--json"]
+        process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""identifier" : "now""#))
+        try await daemon.presented("chime", "now")
+        #expect(await daemon.terminate() == 0)
+    }
+
+    @Test func aTypedReplyReachesTheSubscribedApp() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let app = try await home.connect(app: "com.example.meetings", subscribe: true)
+        defer { app.close() }
+        #expect(try await app.requestAuthorization(options: [.alert]))
+        let decline = try NotificationAction.textInput(identifier: "decline", title: "Decline with reason", buttonTitle: "Send", placeholder: "Why?")
+        try await app.setCategories([try NotificationCategory(identifier: "meeting", actions: [decline])])
+        try await app.add([try request("review", in: 0.5, title: "Design review", category: "meeting")])
+        try await daemon.presented("com.example.meetings", "review")
+
+        let responded = await chime(["respond", "--app", "com.example.meetings", "--id", "review", "--action", "decline", "--text", "Dentist"], home)
+        #expect(responded.exitCode == .success, "\(responded.standardError)")
+        #expect(responded.standardOutput == "Sent “decline”. com.example.meetings received it.\n")
+        guard case .response(let event) = try await nextEvent(app) else { Issue.record("no response event"); return }
+        #expect(event.response.actionIdentifier == "decline" && event.response.userText == "Dentist")
+
+        let wrong = await chime(["respond", "--app", "com.example.meetings", "--id", "review", "--action", "accept"], home)
+        #expect(wrong.exitCode == .failure)
+        #expect(wrong.standardError.hasPrefix("chime: error: "))
+        #expect(await daemon.terminate() == 0)
+    }
+
+    @Test func appsSettingsCategoriesAndFocus() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        #expect(await chime(["add", "--title", "First", "--app", "com.example.photos"], home).exitCode == .success)
+
+        let hidden = await chime(["apps", "settings", "com.example.photos", "--previews", "never", "--sound", "off"], home)
+        #expect(setting("previews", in: hidden.standardOutput) == "never")
+        #expect(setting("sounds", in: hidden.standardOutput) == "off")
+        #expect(setting("badges", in: hidden.standardOutput) == "on")
+        let apps = await chime(["apps", "list"], home)
+        #expect(apps.standardOutput.contains("com.example.photos"))
+        #expect(await chime(["apps", "deny", "com.example.photos"], home).standardOutput == "com.example.photos: notifications denied (denied).\n")
+        let refused = await chime(["add", "--title", "Second", "--app", "com.example.photos"], home)
+        #expect(refused.exitCode == .failure)
+
+        let file = home.root.appendingPathComponent("categories.json")
+        try Data(#"[{"identifier": "meeting", "actions": [{"identifier": "accept", "title": "Accept"}]}]"#.utf8).write(to: file)
+        #expect(await chime(["categories", "set", file.path, "--app", "com.example.meetings"], home).standardOutput == "Registered 1 category for com.example.meetings.\n")
+        #expect(await chime(["categories", "list", "--app", "com.example.meetings"], home).standardOutput == "meeting: Accept [accept]\n")
+        try Data("not json".utf8).write(to: file)
+        let bad = await chime(["categories", "set", file.path, "--app", "com.example.meetings"], home)
+        #expect(bad.exitCode == .failure && bad.standardError.contains("is not a JSON array of categories"))
+
+        #expect(await chime(["focus", "on"], home).standardOutput.hasPrefix("Focus is on"))
+        #expect(await chime(["focus", "status"], home).standardOutput.hasPrefix("Focus is on"))
+        #expect(await chime(["focus", "off"], home).standardOutput == "Focus is off.\n")
+        #expect(await daemon.terminate() == 0)
+    }
+
+    /// The value of one line of `chime apps settings`.
+    func setting(_ name: String, in output: String) -> String? {
+        output.split(separator: "\n").first { $0.hasPrefix("  \(name)  ") }?.dropFirst(name.count + 2).trimmingCharacters(in: .whitespaces)
+    }
+
+    @Test func removeAndDoctor() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        _ = await chime(["add", "--title", "Later", "--in", "1h", "--id", "later"], home)
+        #expect(await chime(["remove", "later"], home).standardOutput == "Cancelled 1 notification of chime still pending.\n")
+        #expect(await chime(["pending"], home).standardOutput == "No pending notifications.\n")
+
+        let doctor = await chime(["doctor"], home)
+        #expect(doctor.exitCode == .success)
+        #expect(doctor.standardOutput.hasPrefix("ok  chimed: "))
+        #expect(doctor.standardOutput.contains("ok  store: "))
+        #expect(await daemon.terminate() == 0)
+
+        let stopped = await chime(["doctor"], home)
+        #expect(stopped.exitCode == .failure)
+        #expect(stopped.standardOutput.hasPrefix("!!  chimed: not running"))
+        let unreachable = await chime(["pending"], home)
+        #expect(unreachable.exitCode == .failure)
+        #expect(unreachable.standardError.hasPrefix("chime: error: chimed, the notification center, is not running"))
+    }
+}
