@@ -48,7 +48,8 @@ let package = Package(
 
         // Apple's UserNotifications API over the engine, so iOS code compiles with `import UserNotifications`
         // (Linux only: on Apple platforms the system framework is the real one).
-        .target(name: "UserNotifications", dependencies: ["ChimeEngine", "ChimeSQLite", "ChimeCore"]),
+        // In client mode it talks to chimed through ChimeClient.
+        .target(name: "UserNotifications", dependencies: ["ChimeClient", "ChimeIPC", "ChimeEngine", "ChimeSQLite", "ChimeCore"]),
 
         // The daemon's local API: newline-delimited JSON messages over a Unix socket, the XDG paths of the
         // socket and token, shared by the daemon and its clients.
