@@ -60,10 +60,13 @@ public final class DaemonClient: Sendable {
     ///     app in each call.
     ///   - subscribe: Receive the app's responses (queued ones are replayed now) as `events`.
     ///   - foreground: The app is in the foreground: it is asked how to present its notifications.
+    ///   - decidesResponses: The app acknowledges each live response with its decision for the
+    ///     notification (`acknowledge(_:disposition:)`), and the daemon waits for it before applying it.
     /// - Throws: `IPCError.notConnected` when no daemon answers or the token file cannot be read;
     ///   `.unauthenticated` when the token is refused.
     public static func connect(
-        appIdentifier: String? = nil, subscribe: Bool = false, foreground: Bool = false, paths: DaemonPaths = DaemonPaths()
+        appIdentifier: String? = nil, subscribe: Bool = false, foreground: Bool = false, decidesResponses: Bool = false,
+        paths: DaemonPaths = DaemonPaths()
     ) async throws -> DaemonClient {
         let token: String
         do {
@@ -71,17 +74,21 @@ public final class DaemonClient: Sendable {
         } catch {
             throw IPCError(.notConnected, "cannot read the daemon's token at \(paths.tokenFile.path); is chimed running?")
         }
-        return try await connect(socketPath: paths.socketFile.path, token: token, appIdentifier: appIdentifier, subscribe: subscribe, foreground: foreground)
+        return try await connect(
+            socketPath: paths.socketFile.path, token: token, appIdentifier: appIdentifier, subscribe: subscribe, foreground: foreground,
+            decidesResponses: decidesResponses)
     }
 
     /// Connects to a socket with a given token (tests, unusual setups).
     public static func connect(
-        socketPath: String, token: String, appIdentifier: String? = nil, subscribe: Bool = false, foreground: Bool = false
+        socketPath: String, token: String, appIdentifier: String? = nil, subscribe: Bool = false, foreground: Bool = false,
+        decidesResponses: Bool = false
     ) async throws -> DaemonClient {
         let client = DaemonClient(socket: try UnixSocket.connect(to: socketPath), appIdentifier: appIdentifier)
         client.startReading()
         do {
-            let _: HelloResult = try await client.call(.hello, Hello(token: token, app: appIdentifier, subscribe: subscribe, foreground: foreground))
+            let hello = Hello(token: token, app: appIdentifier, subscribe: subscribe, foreground: foreground, decidesResponses: decidesResponses ? true : nil)
+            let _: HelloResult = try await client.call(.hello, hello)
         } catch {
             client.close()
             throw error
@@ -175,9 +182,11 @@ public final class DaemonClient: Sendable {
         try await call(.status, Empty())
     }
 
-    /// The app handled a response event: the daemon forgets it.
-    public func acknowledge(_ event: ResponseEvent) async throws {
-        let _: Empty = try await call(.acknowledge, AcknowledgeParams(delivery: event.delivery))
+    /// The app handled a response event: the daemon forgets it, and applies `disposition` (the app's
+    /// decision for the notification) when it waits for one (`decidesResponses`); `nil` is the standard
+    /// behaviour.
+    public func acknowledge(_ event: ResponseEvent, disposition: WireDisposition? = nil) async throws {
+        let _: Empty = try await call(.acknowledge, AcknowledgeParams(delivery: event.delivery, disposition: disposition))
     }
 
     /// Answers a `willPresent` event.

@@ -29,6 +29,7 @@ public actor Daemon {
     let queue: ResponseQueue
     let desktop: DesktopPresenter?
     let questions = PresentationQuestions()
+    let decisions = ResponseDecisions()
 
     var sessions: [Int: Session] = [:]
     /// The connection that speaks for each subscribed app, and its delegate (the engine holds it weakly).
@@ -87,6 +88,7 @@ public actor Daemon {
     private func closed(_ id: Int) async {
         guard let session = sessions.removeValue(forKey: id) else { return }
         session.connection.release()
+        decisions.abandon(connection: id)
         if let app = session.app, subscribers[app]?.connection == id {
             subscribers[app] = nil
             await engine.setDelegate(nil, for: app)
@@ -182,7 +184,10 @@ public actor Daemon {
                 try registry.note(app)
                 sessions[id]?.app = app
                 sessions[id]?.subscribed = hello.subscribe
-                if hello.subscribe { await subscribe(app, connection: session.connection, foreground: hello.foreground ?? false) }
+                if hello.subscribe {
+                    await subscribe(
+                        app, connection: session.connection, foreground: hello.foreground ?? false, decidesResponses: hello.decidesResponses ?? false)
+                }
             }
             return AnyEncodable(HelloResult(version: WireFormat.version))
         case .requestAuthorization:
@@ -297,7 +302,11 @@ public actor Daemon {
         case .acknowledge:
             let p = try params(AcknowledgeParams.self, line)
             guard let app = session.app else { throw IPCError(.noApp, field: "app", "only an app acknowledges its responses") }
-            guard try await queue.remove(delivery: p.delivery, app: app) else {
+            let removed = try await queue.remove(delivery: p.delivery, app: app)
+            // A decision for a replayed response (the engine applied the standard behaviour when it was
+            // queued) or one that came after the timeout finds nobody waiting.
+            decisions.decide(p.delivery, with: p.disposition.map(ResponseDisposition.init) ?? .standard)
+            guard removed else {
                 throw IPCError(.notFound, field: "delivery", "no queued response of this app has that delivery identifier")
             }
             return AnyEncodable(Empty())
@@ -360,9 +369,10 @@ public actor Daemon {
 
     // MARK: Apps and responses
 
-    private func subscribe(_ app: String, connection: ClientConnection, foreground: Bool) async {
+    private func subscribe(_ app: String, connection: ClientConnection, foreground: Bool, decidesResponses: Bool) async {
         let bridge = AppBridge(
-            app: app, connection: connection, daemon: self, questions: questions, timeout: configuration.presentationTimeout, log: log)
+            app: app, connection: connection, daemon: self, questions: questions, timeout: configuration.presentationTimeout,
+            decisions: decidesResponses ? (decisions, configuration.responseDecisionTimeout) : nil, log: log)
         subscribers[app] = (connection.id, bridge)
         await engine.setDelegate(bridge, for: app, isForeground: foreground)
         log.info("\(app) connected\(foreground ? " in the foreground" : "")")
@@ -378,6 +388,17 @@ public actor Daemon {
             }
         } catch {
             log.error("cannot read the queued responses of \(app): \(error)")
+        }
+    }
+
+    /// Keeps a response for `app` until it acknowledges it; returns its delivery identifier, `nil` when it
+    /// could not be kept.
+    func keep(_ response: NotificationResponse, app: String, launch: String?) async -> String? {
+        do {
+            return try await queue.enqueue(app: app, response: response, launch: launch)
+        } catch {
+            log.error("cannot queue a response for \(app): \(error)")
+            return nil
         }
     }
 

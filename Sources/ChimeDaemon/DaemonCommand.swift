@@ -16,6 +16,9 @@ public struct DaemonConfiguration: Sendable {
     public var verbose = false
     /// How long a foreground app may take to say how to present a notification.
     public var presentationTimeout: Duration = .seconds(5)
+    /// How long an app that decides its responses (`Hello.decidesResponses`) may take to acknowledge one
+    /// before the engine applies the standard behaviour.
+    public var responseDecisionTimeout: Duration = .seconds(5)
 
     public init(paths: DaemonPaths) {
         self.paths = paths

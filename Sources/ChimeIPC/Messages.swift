@@ -13,15 +13,20 @@ public struct Hello: Codable, Sendable {
     public var subscribe: Bool
     /// The app is in the foreground: its notifications ask it how to present them (`willPresent`).
     public var foreground: Bool?
+    /// The app answers each response it receives live with its decision for the notification
+    /// (`AcknowledgeParams.disposition`), and the daemon waits for it (within a timeout) before applying it.
+    /// Without it the daemon applies the standard behaviour at once.
+    public var decidesResponses: Bool?
 
-    public init(token: String, app: String?, subscribe: Bool, foreground: Bool? = nil) {
+    public init(token: String, app: String?, subscribe: Bool, foreground: Bool? = nil, decidesResponses: Bool? = nil) {
         self.token = token
         self.app = app
         self.subscribe = subscribe
         self.foreground = foreground
+        self.decidesResponses = decidesResponses
     }
 
-    private enum CodingKeys: String, CodingKey { case token, app, subscribe, foreground }
+    private enum CodingKeys: String, CodingKey { case token, app, subscribe, foreground, decidesResponses }
 
     /// `subscribe` and `foreground` default to false.
     public init(from decoder: any Decoder) throws {
@@ -30,6 +35,7 @@ public struct Hello: Codable, Sendable {
         app = try container.decodeIfPresent(String.self, forKey: .app)
         subscribe = try container.decodeIfPresent(Bool.self, forKey: .subscribe) ?? false
         foreground = try container.decodeIfPresent(Bool.self, forKey: .foreground)
+        decidesResponses = try container.decodeIfPresent(Bool.self, forKey: .decidesResponses)
     }
 }
 
@@ -302,7 +308,32 @@ public struct StatusResult: Codable, Sendable, Hashable {
 
 public struct AcknowledgeParams: Codable, Sendable {
     public var delivery: String
-    public init(delivery: String) { self.delivery = delivery }
+    /// What the app decided for the notification, when it said hello with `decidesResponses`; `nil` is
+    /// the standard behaviour.
+    public var disposition: WireDisposition?
+    public init(delivery: String, disposition: WireDisposition? = nil) {
+        self.delivery = delivery
+        self.disposition = disposition
+    }
+}
+
+/// The engine's `ResponseDisposition` on the wire: what happens to a notification after the app handled a
+/// response (its buttons replaced or cleared, kept on screen, dismissed, or opened as the default action).
+///
+/// `{"actions":[…],"outcome":"keepOnScreen"}`; without `actions` the buttons stay, with `[]` they go.
+public struct WireDisposition: Codable, Sendable, Hashable {
+    public enum Outcome: String, Codable, Sendable, Hashable {
+        case standard, keepOnScreen, dismiss, performDefaultAction
+    }
+
+    /// The buttons shown instead of the notification's own (`[]`: none); `nil` keeps them.
+    public var actions: [NotificationAction]?
+    public var outcome: Outcome
+
+    public init(actions: [NotificationAction]? = nil, outcome: Outcome = .standard) {
+        self.actions = actions
+        self.outcome = outcome
+    }
 }
 
 public struct PresentationOptionsParams: Codable, Sendable {

@@ -7,11 +7,26 @@ import Foundation
 public protocol EngineLog: Sendable {
     func warning(_ message: String)
     func info(_ message: String)
+    /// Detail for someone tracing a problem (which mode a center chose, ...); dropped by default.
+    func debug(_ message: String)
 }
 
-/// Writes to standard error, one line each, prefixed with the level.
+extension EngineLog {
+    public func debug(_ message: String) {}
+}
+
+/// Writes to standard error, one line each, prefixed with the level; debug lines only when the
+/// environment variable `CHIME_DEBUG` is set to `1`.
 public struct StandardErrorLog: EngineLog {
-    public init() {}
+    private let includesDebug: Bool
+
+    public init() {
+        includesDebug = ProcessInfo.processInfo.environment["CHIME_DEBUG"] == "1"
+    }
+
+    public func debug(_ message: String) {
+        if includesDebug { FileHandle.standardError.write(Data("chime: debug: \(message)\n".utf8)) }
+    }
 
     public func warning(_ message: String) {
         FileHandle.standardError.write(Data("chime: warning: \(message)\n".utf8))

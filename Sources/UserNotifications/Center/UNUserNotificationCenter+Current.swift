@@ -1,6 +1,7 @@
 #if !canImport(Darwin)
 import ChimeCore
 public import ChimeEngine
+public import ChimeIPC
 import ChimeSQLite
 public import Foundation
 
@@ -11,7 +12,23 @@ extension UNUserNotificationCenter {
     /// The notification center of this process's app (Apple's `current()`).
     ///
     /// Inside `withCurrent(_:operation:)` — and inside completion handlers and delegate calls of a center —
-    /// it is that center. Otherwise it is the process's embedded center, made on first use:
+    /// it is that center. Otherwise it is the process's center, made on first use, which runs the app's
+    /// notifications either with `chimed` or with an embedded engine:
+    ///
+    /// - **Mode**: decided once per process, at the first call that needs it, as `CHIME_MODE` asks:
+    ///   `auto` (the default) uses `chimed` when its socket and token are found (`DaemonPaths`: XDG rules)
+    ///   and it answers `hello`, else the embedded engine; `daemon` always uses `chimed`, and without it
+    ///   every call fails with `IPCError.notConnected` (nothing is embedded silently); `embedded` never
+    ///   tries the daemon. An unknown value counts as `auto`, with a warning. The choice is logged at debug
+    ///   level (`CHIME_DEBUG=1`).
+    /// - **Client mode** (`chimed`): the daemon owns the store, fires notifications while the app is not
+    ///   running, and moves attachments into its own store; every call behaves as in embedded mode, with the
+    ///   same errors. Setting a delegate (or registering a content extension) subscribes to the app's
+    ///   events: responses queued while the app was not running reach the delegate once, in order, and the
+    ///   app's decisions (a content extension's new buttons, keep on screen, dismiss) reach the daemon's
+    ///   engine. `configureEmbedded` does not apply in this mode.
+    ///
+    /// In embedded mode:
     ///
     /// - **App identity**: `CHIME_APP_ID`, else the identifier given to `configureEmbedded`, else the main
     ///   bundle's identifier, else the executable's name. No app bundle is needed.
@@ -24,10 +41,26 @@ extension UNUserNotificationCenter {
     ///   from the main bundle's `.lproj` folders. It opens and starts on the first call that needs it; if
     ///   the store cannot be opened, that call fails (and the next one tries again).
     ///
-    /// Never crashes for lack of a bundle, a home directory or a writable disk: those failures reach the
-    /// calls, as errors where they have one, in the log where they have none.
+    /// Never crashes for lack of a bundle, a home directory, a daemon or a writable disk: those failures
+    /// reach the calls, as errors where they have one, in the log where they have none.
     public static func current() -> UNUserNotificationCenter {
         bound ?? EmbeddedCenter.shared
+    }
+
+    /// A center for `appIdentifier` in client mode, on the `chimed` found at `paths` (Chime; `current()`
+    /// chooses the mode by itself).
+    ///
+    /// ```swift
+    /// let center = UNUserNotificationCenter(appIdentifier: "com.example.alarm", daemon: DaemonPaths())
+    /// try await center.add(request)   // throws IPCError.notConnected when chimed is not running
+    /// ```
+    ///
+    /// It connects on its first call; a call while no daemon answers fails, and the next call tries again.
+    public convenience init(appIdentifier: String, daemon paths: DaemonPaths, log: any EngineLog = StandardErrorLog()) {
+        let backend = CenterBackend {
+            try await DaemonCenter.connect(appIdentifier: appIdentifier, paths: paths, log: log)
+        }
+        self.init(appIdentifier: appIdentifier, clock: EmbeddedCenter.clock, log: log, backend: backend)
     }
 
     /// Runs `operation` with `current()` answering `center`, also in tasks it creates, in `center`'s
@@ -104,21 +137,62 @@ enum EmbeddedCenter {
             state.made = true
             return state.configuration
         }
-        return make(given, appIdentifier: AppIdentity.current(explicit: given.appIdentifier))
+        let environment = ProcessInfo.processInfo.environment
+        return make(
+            given, appIdentifier: AppIdentity.current(explicit: given.appIdentifier), mode: CenterMode.requested(in: environment),
+            daemonPaths: DaemonPaths(environment: environment), log: StandardErrorLog())
     }()
+
+    /// A center that decides, at its first call, between `chimed` at `daemonPaths` and the embedded engine
+    /// of `configuration`, as `mode` asks (`nil`: an unknown `CHIME_MODE`, treated as `auto`). Once decided,
+    /// the mode stays; a failed open is tried again by the next call, in the mode decided.
+    static func make(
+        _ configuration: Configuration, appIdentifier: String, mode: CenterMode?, daemonPaths: DaemonPaths, log: any EngineLog
+    ) -> UNUserNotificationCenter {
+        let decided = Locked<CenterMode.Resolution?>(nil)
+        let backend = CenterBackend {
+            if mode == nil, decided.withLock({ $0 }) == nil {
+                log.warning("UserNotifications: CHIME_MODE must be daemon, embedded or auto; using auto")
+            }
+            let requested = mode ?? .auto
+            if requested.triesDaemon, decided.withLock({ $0 }) != .embedded {
+                do {
+                    let center = try await DaemonCenter.connect(appIdentifier: appIdentifier, paths: daemonPaths, log: log)
+                    decided.withLock { $0 = .daemon }
+                    log.debug("UserNotifications: \(appIdentifier) uses chimed at \(daemonPaths.socketFile.path) (CHIME_MODE \(requested.rawValue))")
+                    return center
+                } catch {
+                    guard requested.resolve(daemonAnswered: false) == .embedded else {
+                        decided.withLock { $0 = .daemonUnavailable }
+                        throw IPCError(.notConnected, "CHIME_MODE is daemon, but chimed does not answer at \(daemonPaths.socketFile.path): \(error)")
+                    }
+                    log.debug("UserNotifications: no chimed answers at \(daemonPaths.socketFile.path) (\(error)); \(appIdentifier) uses the embedded engine")
+                }
+            } else if decided.withLock({ $0 }) == nil {
+                log.debug("UserNotifications: \(appIdentifier) uses the embedded engine (CHIME_MODE \(requested.rawValue))")
+            }
+            decided.withLock { $0 = .embedded }
+            return try await openLogged(configuration, appIdentifier: appIdentifier, log: log)
+        }
+        return UNUserNotificationCenter(appIdentifier: appIdentifier, clock: clock, log: log, backend: backend)
+    }
 
     /// A center on the embedded engine of `configuration`, opened on first use.
     static func make(_ configuration: Configuration, appIdentifier: String) -> UNUserNotificationCenter {
         let log = StandardErrorLog()
         let backend = CenterBackend {
-            do {
-                return try await open(configuration, appIdentifier: appIdentifier, log: log)
-            } catch {
-                log.warning("UserNotifications: the embedded notification store could not be opened: \(error)")
-                throw error
-            }
+            try await openLogged(configuration, appIdentifier: appIdentifier, log: log)
         }
         return UNUserNotificationCenter(appIdentifier: appIdentifier, clock: clock, log: log, backend: backend)
+    }
+
+    private static func openLogged(_ configuration: Configuration, appIdentifier: String, log: any EngineLog) async throws -> AppNotificationCenter {
+        do {
+            return try await open(configuration, appIdentifier: appIdentifier, log: log)
+        } catch {
+            log.warning("UserNotifications: the embedded notification store could not be opened: \(error)")
+            throw error
+        }
     }
 
     private static func open(_ configuration: Configuration, appIdentifier: String, log: any EngineLog) async throws -> AppNotificationCenter {

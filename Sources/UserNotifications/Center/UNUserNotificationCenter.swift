@@ -130,8 +130,10 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             (state.delegate != nil || !state.extensionFactories.isEmpty, state.delegate != nil && state.isApplicationInForeground)
         }
         let bridge = bridge
-        backend.enqueue { center in
-            await center.setDelegate(registered ? bridge : nil, isForeground: foreground)
+        backend.enqueue({ center in
+            try await center.setDelegate(registered ? bridge : nil, isForeground: foreground)
+        }) { result in
+            self.value(result, or: (), "attaching the delegate")
         }
     }
 
@@ -307,7 +309,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     // MARK: Running operations
 
     /// Runs an operation in order and throws its failure as the app sees it.
-    private func run<T: Sendable>(_ operation: @escaping @Sendable (AppNotificationCenter) async throws -> T) async throws -> T {
+    private func run<T: Sendable>(_ operation: @escaping @Sendable (any CenterService) async throws -> T) async throws -> T {
         do {
             return try await backend.enqueue(operation).value
         } catch {
@@ -316,7 +318,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     /// Runs an operation in order; a failure is logged and answered with `fallback`.
-    private func answer<T: Sendable>(or fallback: T, _ what: String, _ operation: @escaping @Sendable (AppNotificationCenter) async throws -> T) async -> T {
+    private func answer<T: Sendable>(or fallback: T, _ what: String, _ operation: @escaping @Sendable (any CenterService) async throws -> T) async -> T {
         value(await backend.enqueue(operation).result, or: fallback, what)
     }
 

@@ -1,0 +1,278 @@
+// Copied from Tests/ChimeDaemonTests/Support: test targets cannot share files.
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A tool the desktop tests run: found on the machine, or a clear failure telling how to install it.
+/// Tests never skip for a missing tool: CI installs everything (`script/bootstrap`), so a missing one is
+/// a broken setup, and a developer should see why.
+enum Tool {
+    struct Missing: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The absolute path of `name`, from `PATH` or the usual system directories.
+    static func path(_ name: String, package: String) throws -> String {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin", "/bin"]
+        for directory in directories {
+            let candidate = directory + "/" + name
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw Missing(description: "\(name) is not installed: run script/bootstrap (Debian package \(package))")
+    }
+
+    /// The system Python with dbus-next (Debian's python3-dbus-next), which the scripted server needs.
+    /// Another `python3` earlier on `PATH` (pyenv, a venv) usually lacks it.
+    static func pythonWithDBusNext() throws -> String {
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw Missing(description: "/usr/bin/python3 is not installed: run script/bootstrap (Debian package python3)")
+        }
+        let status = checkedDBusNext.withLock { checked -> Bool in
+            if let checked { return checked }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = ["-c", "import dbus_next"]
+            process.standardError = FileHandle.nullDevice
+            let ok = (try? process.run()) != nil && { process.waitUntilExit(); return process.terminationStatus == 0 }()
+            checked = ok
+            return ok
+        }
+        guard status else {
+            throw Missing(description: "\(python) cannot import dbus_next: run script/bootstrap (Debian package python3-dbus-next, or pip dbus-next)")
+        }
+        return python
+    }
+
+    private static let checkedDBusNext = Mutex<Bool?>(nil)
+}
+
+/// A waiting step that took too long; says what it waited for and what it saw.
+struct Timeout: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Lines a process writes, read on a thread of their own as they come, kept in order.
+///
+/// A rendezvous: `take(where:)` waits until a line matches, and hands each line out once, so a test reads
+/// as the story of what the process said. Every wait has a deadline; on timeout it throws with the lines
+/// seen.
+final class LineLog: Sendable {
+    private struct Waiter {
+        let id: Int
+        let predicate: @Sendable (String) -> Bool
+        let continuation: CheckedContinuation<String, any Error>
+    }
+
+    private struct State {
+        var lines: [String] = []
+        var taken: Set<Int> = []
+        var partial: [UInt8] = []
+        var ended = false
+        var nextID = 0
+        var waiters: [Waiter] = []
+    }
+
+    private let state = Mutex(State())
+    let name: String
+
+    /// Reads `fileDescriptor` until it ends; the caller keeps it open meanwhile.
+    init(reading fileDescriptor: Int32, name: String) {
+        self.name = name
+        let thread = Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(fileDescriptor, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                append(buffer[0..<count])
+            }
+            end()
+        }
+        thread.name = "chime.tests.\(name)"
+        thread.start()
+    }
+
+    /// Every line so far, taken or not.
+    var lines: [String] { state.withLock { $0.lines } }
+
+    /// Waits for the first line not taken yet that fits `predicate`, takes it and returns it.
+    func take(_ what: String, within seconds: Double = 15, where predicate: @escaping @Sendable (String) -> Bool) async throws -> String {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        let timer = Task { [self] in
+            try await Task.sleep(for: .seconds(seconds))
+            expire(id, what: what)
+        }
+        defer { timer.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            state.withLock { $0.waiters.append(Waiter(id: id, predicate: predicate, continuation: continuation)) }
+            settle()
+        }
+    }
+
+    private func append(_ chunk: ArraySlice<UInt8>) {
+        state.withLock { state in
+            for byte in chunk {
+                if byte == UInt8(ascii: "\n") {
+                    state.lines.append(String(decoding: state.partial, as: UTF8.self))
+                    state.partial = []
+                } else {
+                    state.partial.append(byte)
+                }
+            }
+        }
+        settle()
+    }
+
+    private func end() {
+        state.withLock { state in
+            if !state.partial.isEmpty { state.lines.append(String(decoding: state.partial, as: UTF8.self)) }
+            state.partial = []
+            state.ended = true
+        }
+        settle()
+    }
+
+    private func settle() {
+        let ready = state.withLock { state -> [(CheckedContinuation<String, any Error>, Result<String, any Error>)] in
+            var ready: [(CheckedContinuation<String, any Error>, Result<String, any Error>)] = []
+            state.waiters.removeAll { waiter in
+                if let index = state.lines.indices.first(where: { !state.taken.contains($0) && waiter.predicate(state.lines[$0]) }) {
+                    state.taken.insert(index)
+                    ready.append((waiter.continuation, .success(state.lines[index])))
+                    return true
+                }
+                if state.ended {
+                    ready.append((waiter.continuation, .failure(Timeout(description: "\(name) ended without the line; it wrote:\n\(state.lines.joined(separator: "\n"))"))))
+                    return true
+                }
+                return false
+            }
+            return ready
+        }
+        for (continuation, result) in ready { continuation.resume(with: result) }
+    }
+
+    private func expire(_ id: Int, what: String) {
+        let (waiter, lines) = state.withLock { state -> (Waiter?, [String]) in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return (nil, []) }
+            return (state.waiters.remove(at: index), state.lines)
+        }
+        waiter?.continuation.resume(throwing: Timeout(description: "timed out waiting for \(what) from \(name); it wrote:\n\(lines.joined(separator: "\n"))"))
+    }
+}
+
+/// A child process with its output read as lines and its input writable; `stop()` ends it.
+final class ChildProcess: Sendable {
+    let output: LineLog
+    let errors: LineLog
+    private let process: Process
+    private let input: FileHandle
+    private let outputPipe: Pipe
+    private let errorPipe: Pipe
+    private let exited = Exit()
+
+    /// Whether the process has exited, and who waits for it.
+    private final class Exit: Sendable {
+        let state = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    }
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], name: String) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        // Nothing the tests start may find the machine's own session bus or display by accident.
+        merged["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
+        merged["DBUS_SYSTEM_BUS_ADDRESS"] = "disabled:"
+        merged["DISPLAY"] = nil
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        let inputPipe = Pipe()
+        outputPipe = Pipe()
+        errorPipe = Pipe()
+        process.standardInput = inputPipe
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        input = inputPipe.fileHandleForWriting
+        output = LineLog(reading: outputPipe.fileHandleForReading.fileDescriptor, name: name)
+        errors = LineLog(reading: errorPipe.fileHandleForReading.fileDescriptor, name: name + " (stderr)")
+        process.terminationHandler = { [exited] _ in
+            let waiters = exited.state.withLock { state in
+                state.done = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+        try Self.spawn(process)
+        // The child has its copies; closing ours lets the readers see the end when the child exits.
+        try? outputPipe.fileHandleForWriting.close()
+        try? errorPipe.fileHandleForWriting.close()
+        try? inputPipe.fileHandleForReading.close()
+    }
+
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Starts `process` from a thread that blocks no signals. A child inherits the signal mask of the
+    /// thread that spawns it, and the cooperative pool's threads block nearly all signals: a child
+    /// started from one would ignore `terminate()`'s SIGTERM.
+    private static func spawn(_ process: Process) throws {
+        let failure = Mutex<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            var none = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, nil)
+            do {
+                try process.run()
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    /// Writes `line` and a line break to the process's input.
+    func send(_ line: String) {
+        input.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits until the process exits by itself, and returns its exit status.
+    func exitStatus() async -> Int32 {
+        await waitForExit()
+        return process.terminationStatus
+    }
+
+    private func waitForExit() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = exited.state.withLock { state in
+                if !state.done { state.waiters.append(continuation) }
+                return state.done
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Ends the process (SIGTERM, then SIGKILL if it lingers) and waits until it has exited.
+    func stop() async {
+        if process.isRunning { process.terminate() }
+        let killer = Task { [process] in
+            try await Task.sleep(for: .seconds(5))
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        await waitForExit()
+        killer.cancel()
+        try? input.close()
+
+    }
+}
