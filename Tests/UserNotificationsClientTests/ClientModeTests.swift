@@ -306,6 +306,10 @@ struct ClientModeTests {
         #expect(CenterMode.daemon.resolve(daemonAnswered: false) == .daemonUnavailable)
         #expect(CenterMode.embedded.resolve(daemonAnswered: true) == .embedded)
         #expect(!CenterMode.embedded.triesDaemon && CenterMode.auto.triesDaemon && CenterMode.daemon.triesDaemon)
+        // A terminal app that presents where it runs stays embedded unless told otherwise.
+        #expect(CenterMode.auto.forApp(configuringPresenter: true) == .embedded)
+        #expect(CenterMode.auto.forApp(configuringPresenter: false) == .auto)
+        #expect(CenterMode.daemon.forApp(configuringPresenter: true) == .daemon)
     }
 
     static func processCenter(_ home: DaemonHome, mode: CenterMode?) -> UNUserNotificationCenter {

@@ -22,6 +22,14 @@ enum CenterMode: String, Sendable, Hashable, CaseIterable {
         return CenterMode(rawValue: value.lowercased())
     }
 
+    /// The mode for an app that configured a presenter of its own for the embedded engine
+    /// (`configureEmbedded(presenter:)`, a terminal app showing notifications where it runs): `auto`
+    /// becomes `embedded`, since with chimed that presenter would never show anything. An explicit
+    /// `daemon` stays.
+    func forApp(configuringPresenter: Bool) -> CenterMode {
+        configuringPresenter && self == .auto ? .embedded : self
+    }
+
     /// Whether deciding needs to try the daemon (`hello`).
     var triesDaemon: Bool { self != .embedded }
 

@@ -19,8 +19,9 @@ extension UNUserNotificationCenter {
     ///   `auto` (the default) uses `chimed` when its socket and token are found (`DaemonPaths`: XDG rules)
     ///   and it answers `hello`, else the embedded engine; `daemon` always uses `chimed`, and without it
     ///   every call fails with `IPCError.notConnected` (nothing is embedded silently); `embedded` never
-    ///   tries the daemon. An unknown value counts as `auto`, with a warning. The choice is logged at debug
-    ///   level (`CHIME_DEBUG=1`).
+    ///   tries the daemon. An unknown value counts as `auto`, with a warning. An app that gave
+    ///   `configureEmbedded` a presenter of its own (a terminal app) runs embedded under `auto`. The choice
+    ///   is logged at debug level (`CHIME_DEBUG=1`).
     /// - **Client mode** (`chimed`): the daemon owns the store, fires notifications while the app is not
     ///   running, and moves attachments into its own store; every call behaves as in embedded mode, with the
     ///   same errors. Setting a delegate (or registering a content extension) subscribes to the app's
@@ -139,7 +140,8 @@ enum EmbeddedCenter {
         }
         let environment = ProcessInfo.processInfo.environment
         return make(
-            given, appIdentifier: AppIdentity.current(explicit: given.appIdentifier), mode: CenterMode.requested(in: environment),
+            given, appIdentifier: AppIdentity.current(explicit: given.appIdentifier),
+            mode: CenterMode.requested(in: environment)?.forApp(configuringPresenter: given.presenter != nil),
             daemonPaths: DaemonPaths(environment: environment), log: StandardErrorLog())
     }()
 
