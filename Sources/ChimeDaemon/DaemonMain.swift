@@ -59,6 +59,11 @@ public enum DaemonMain {
                         return DesktopAppInfo(displayName: entry?.displayName, iconName: icon)
                     },
                     callTimeout: .seconds(3),
+                    // Without inline replies the server cannot take the text: say how to send it.
+                    onReplyNeeded: { request in
+                        log.warning(
+                            "\(request.appIdentifier)/\(request.notificationIdentifier): “\(request.actionTitle)” takes a typed reply, which this notification server cannot collect; send it with: chime respond --app '\(request.appIdentifier)' --id '\(request.notificationIdentifier)' --action '\(request.actionIdentifier)' --text '…'")
+                    },
                     onResponse: { app, outcome in sink.forward(app: app, outcome) }),
                 log: log)
             if let server = await presenter.notificationServer() {
