@@ -75,7 +75,9 @@ let package = Package(
         .executableTarget(name: "chime-sqlite-crash-probe", dependencies: ["ChimeSQLite"]),
 
         // The seeds' apps as small command-line programs in a terminal (see README: "Examples").
-        .target(name: "ExampleSupport", dependencies: ["UserNotifications", "ChimeTerminal", "ChimeEngine", "ChimeCore"], path: "Examples/Support"),
+        .target(
+            name: "ExampleSupport", dependencies: ["UserNotifications", "ChimeTerminal", "ChimeClient", "ChimeIPC", "ChimeEngine", "ChimeCore"],
+            path: "Examples/Support"),
         .executableTarget(name: "alarm", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/Alarm"),
         .executableTarget(
             name: "photo-reactions", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/PhotoReactions",

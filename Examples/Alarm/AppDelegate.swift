@@ -48,5 +48,6 @@ final class AppDelegate: NSObject, UNUserNotificationCenterDelegate, Sendable {
         default:
             break
         }
+        terminal.handledResponse()
     }
 }

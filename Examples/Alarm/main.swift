@@ -3,7 +3,13 @@ import Foundation
 import UserNotifications
 
 let command = AlarmCommand.parse(Array(CommandLine.arguments.dropFirst()))
-let terminal = ExampleTerminal(appIdentifier: Alarm.appIdentifier, appName: "Alarm")
+// With chimed, a Snooze chosen while alarm is not running launches `alarm run` to handle it.
+let terminal = ExampleTerminal(appIdentifier: Alarm.appIdentifier, appName: "Alarm", launchArguments: ["run"])
+let whereItRings =
+    terminal.usesDaemon
+    ? "chimed rings it on the desktop, whether or not alarm runs; Ctrl-D quits."
+    : "It rings here; Ctrl-D quits and keeps it set."
+
 let appDelegate = AppDelegate(terminal: terminal)
 appDelegate.didFinishLaunching()
 
@@ -22,12 +28,12 @@ case .set(let time):
     } catch {
         AlarmCommand.usage.failure("the alarm could not be set: \(error.localizedDescription)")
     }
-    terminal.say("Alarm set for \(AlarmFormat.dateAndTime(date)). It rings here; Ctrl-D quits and keeps it set.")
+    terminal.say("Alarm set for \(AlarmFormat.dateAndTime(date)). \(whereItRings)")
     await terminal.run()
 
 case .run:
     if let alarm = Alarm.scheduled {
-        terminal.say("Alarm set for \(AlarmFormat.dateAndTime(alarm.date)). It rings here; Ctrl-D quits and keeps it set.")
+        terminal.say("Alarm set for \(AlarmFormat.dateAndTime(alarm.date)). \(whereItRings)")
     } else {
         terminal.say("No alarm is set. Waiting for notifications still due; Ctrl-D quits.")
     }
@@ -43,7 +49,7 @@ case .status(let json):
             pending: alarm.map { _ in isPending })
         print(status.json)
     } else if let alarm {
-        print("Alarm set for \(AlarmFormat.dateAndTime(alarm.date))" + (isPending ? "." : " (due: it rings the next time alarm runs)."))
+        print("Alarm set for \(AlarmFormat.dateAndTime(alarm.date))" + (isPending ? "." : " (it has rung)."))
     } else {
         print("No alarm is set.")
     }

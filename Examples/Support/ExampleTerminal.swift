@@ -1,15 +1,24 @@
+import ChimeClient
 import ChimeCore
 import ChimeEngine
+import ChimeIPC
 import ChimeTerminal
 import Foundation
 import Synchronization
 public import UserNotifications
 
-/// The terminal an example app runs in: notifications, their buttons and the authorization prompt are
-/// shown there (the terminal presenter), and `current()` is an embedded center that presents through it.
+/// Where an example app shows its notifications, and the terminal it talks to the user in.
 ///
-/// The app prints its own lines with `say`, so they never break into a prompt, and runs until it calls
-/// `finish()` or the user ends the input (Ctrl-D).
+/// - **With chimed** (it answers on its socket, and `CHIME_MODE` is not `embedded`): `current()` is a
+///   client of the daemon, which shows the notifications on the desktop (or logs them) and hands the
+///   user's answers to the app — or queues them and launches the app with `launchArguments` when it is
+///   not running. The example registers its name (and launch command) with the daemon.
+/// - **Without**: `current()` is an embedded center presenting in this terminal (the terminal presenter:
+///   numbered buttons, typed replies, `o`, `d`).
+///
+/// The app prints its own lines with `say` (in the terminal case they never break into a prompt) and
+/// runs until it calls `finish()` or the user ends the input (Ctrl-D). Launched by chimed for a response
+/// (`CHIME_LAUNCH` is set), it runs until it has handled one, at most 30 seconds.
 ///
 /// ```swift
 /// let terminal = ExampleTerminal(appIdentifier: "com.example.alarm", appName: "Alarm")
@@ -18,7 +27,11 @@ public import UserNotifications
 /// ```
 public final class ExampleTerminal: Sendable {
     public let appIdentifier: String
-    private let presenter: TerminalPresenter
+    /// The terminal presenter, when notifications show in this terminal; `nil` with chimed.
+    private let presenter: TerminalPresenter?
+    private let paths = DaemonPaths()
+    private let registration: Task<Void, Never>?
+    private let launchedForResponse = ProcessInfo.processInfo.environment["CHIME_LAUNCH"] != nil
     private let state = Mutex(State())
     /// The embedded engine, once `current()` has opened it.
     private let engine = Mutex<NotificationEngine?>(nil)
@@ -28,19 +41,49 @@ public final class ExampleTerminal: Sendable {
         var finishWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    /// Sets up the embedded center of this process to present in this terminal. Call it first, before
-    /// anything uses `UNUserNotificationCenter.current()`.
-    public init(appIdentifier: String, appName: String) {
+    /// Chooses where notifications show and sets up `current()` for it. Call it first, before anything
+    /// uses `UNUserNotificationCenter.current()`.
+    ///
+    /// - Parameter launchArguments: What chimed runs (this executable with these arguments) to hand the
+    ///   app a response while it is not running; `nil` for an app that is not launched for responses.
+    public init(appIdentifier: String, appName: String, launchArguments: [String]? = nil) {
         self.appIdentifier = appIdentifier
-        presenter = TerminalPresenter(options: TerminalPresenter.Options(appNames: [appIdentifier: appName]))
-        UNUserNotificationCenter.configureEmbedded(
-            appIdentifier: appIdentifier, presenter: presenter, authorization: presenter,
-            engineOpened: { [self] engine in self.engine.withLock { $0 = engine } })
+        if Self.chimedAnswers(at: paths) {
+            presenter = nil
+            UNUserNotificationCenter.configureEmbedded(appIdentifier: appIdentifier)
+            let entry = AppEntry(
+                identifier: appIdentifier, displayName: appName, iconPath: nil,
+                launchCommand: launchArguments.map { [Self.executablePath] + $0 })
+            registration = Task { [paths] in
+                guard let client = try? await DaemonClient.connect(paths: paths) else { return }
+                try? await client.registerApp(entry)
+                client.close()
+            }
+        } else {
+            let terminal = TerminalPresenter(options: TerminalPresenter.Options(appNames: [appIdentifier: appName]))
+            presenter = terminal
+            registration = nil
+            UNUserNotificationCenter.configureEmbedded(
+                appIdentifier: appIdentifier, presenter: terminal, authorization: terminal,
+                engineOpened: { [self] engine in self.engine.withLock { $0 = engine } })
+        }
     }
 
-    /// Prints a line of the app's own, between prompts.
+    /// Whether notifications show on the desktop through chimed rather than in this terminal.
+    public var usesDaemon: Bool { presenter == nil }
+
+    /// Prints a line of the app's own (between prompts, in the terminal case).
     public func say(_ text: String) {
-        presenter.say(text)
+        if let presenter {
+            presenter.say(text)
+        } else {
+            FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        }
+    }
+
+    /// The app handled a response. An app launched by chimed for it is then done.
+    public func handledResponse() {
+        if launchedForResponse { finish() }
     }
 
     /// Ends `run()`: the app is done.
@@ -56,22 +99,50 @@ public final class ExampleTerminal: Sendable {
     /// Runs until the app calls `finish()` or the user ends the input, then lets the terminal finish
     /// what it was printing.
     public func run() async {
-        // The presenter's wait for the end of input ends when it stops, so this task always ends.
-        let inputWatcher = Task { [presenter, self] in
-            await presenter.waitForEndOfInput()
-            finish()
+        await registration?.value
+        if let presenter {
+            // The presenter's wait for the end of input ends when it stops, so this task always ends.
+            let inputWatcher = Task { [self] in
+                await presenter.waitForEndOfInput()
+                finish()
+            }
+            await waitUntilFinished()
+            await presenter.flush()
+            await presenter.stop()
+            await inputWatcher.value
+        } else if launchedForResponse {
+            let deadline = Task { [self] in
+                try await Task.sleep(for: .seconds(30))
+                finish()
+            }
+            await waitUntilFinished()
+            deadline.cancel()
+        } else {
+            // Standard input is read on a thread of its own until it ends; the thread outlives `run`
+            // only until the process exits.
+            let thread = Thread { [self] in
+                while let line = readLine(strippingNewline: false), !line.isEmpty {}
+                finish()
+            }
+            thread.start()
+            await waitUntilFinished()
         }
-        await waitUntilFinished()
-        await presenter.flush()
-        await presenter.stop()
-        await inputWatcher.value
     }
 
     /// Changes the app's show-previews setting as the user would in a settings screen (not something an
     /// app can do on iOS: the examples take it as a command-line option). Call it after authorization,
     /// which sets the settings afresh.
     public func setShowPreviews(_ setting: UNShowPreviewsSetting) async throws {
-        guard let engine = engine.withLock({ $0 }), let previews = ShowPreviewsSetting(rawValue: setting.rawValue) else { return }
+        guard let previews = ShowPreviewsSetting(rawValue: setting.rawValue) else { return }
+        if usesDaemon {
+            let client = try await DaemonClient.connect(paths: paths)
+            defer { client.close() }
+            var settings = try await client.notificationSettings(app: appIdentifier)
+            settings.showPreviewsSetting = previews
+            try await client.updateSettings(settings, app: appIdentifier)
+            return
+        }
+        guard let engine = engine.withLock({ $0 }) else { return }
         let center = engine.center(for: appIdentifier)
         var settings = try await center.notificationSettings()
         settings.showPreviewsSetting = previews
@@ -86,5 +157,20 @@ public final class ExampleTerminal: Sendable {
             }
             if finished { done.resume() }
         }
+    }
+
+    /// Whether chimed answers on its socket (and `CHIME_MODE` does not ask for the embedded engine).
+    private static func chimedAnswers(at paths: DaemonPaths) -> Bool {
+        let mode = ProcessInfo.processInfo.environment["CHIME_MODE"]?.lowercased()
+        if mode == "embedded" { return false }
+        if mode == "daemon" { return true }
+        guard let socket = try? UnixSocket.connect(to: paths.socketFile.path) else { return false }
+        socket.shutdown()
+        return true
+    }
+
+    /// This program, as chimed should start it.
+    private static var executablePath: String {
+        Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? CommandLine.arguments[0]
     }
 }

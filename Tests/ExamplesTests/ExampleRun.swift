@@ -112,6 +112,8 @@ final class DataFolder: Sendable {
         environment["NO_COLOR"] = "1"
         environment["TZ"] = "Asia/Seoul"
         environment.removeValue(forKey: "CHIME_APP_ID")
+        // In this terminal, even when a chimed runs on the machine (AlarmWithChimedTests covers that case).
+        environment["CHIME_MODE"] = "embedded"
         return environment
     }
 

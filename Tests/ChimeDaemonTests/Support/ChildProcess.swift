@@ -247,6 +247,11 @@ final class ChildProcess: Sendable {
         input.write(Data((line + "\n").utf8))
     }
 
+    /// Closes the process's input: it reads the end.
+    func closeInput() {
+        try? input.close()
+    }
+
     /// Waits until the process exits by itself, and returns its exit status.
     func exitStatus() async -> Int32 {
         await waitForExit()
