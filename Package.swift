@@ -96,8 +96,10 @@ let package = Package(
             name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeEngine", "ChimeTesting", "ChimeCore"],
             exclude: ["Support/fake_notification_server.py"]),
         // Drives the real chimed executable (it must be built) through ChimeClient and raw socket lines; reads
-        // the store a killed daemon left with ChimeSQLite.
-        .testTarget(name: "ChimeDaemonTests", dependencies: ["ChimeCLI", "ChimeClient", "ChimeIPC", "ChimeCore", "ChimeEngine", "ChimeSQLite"]),
+        // the store a killed daemon left with ChimeSQLite; sees dunst take its name on a private bus with
+        // ChimeDesktop's bus connection.
+        .testTarget(
+            name: "ChimeDaemonTests", dependencies: ["ChimeCLI", "ChimeClient", "ChimeIPC", "ChimeCore", "ChimeDesktop", "ChimeEngine", "ChimeSQLite"]),
         // Client mode: UNUserNotificationCenter on a real chimed (it must be built), compared with the
         // embedded engine. Swift 6 mode; the seeds' Swift 5 code stays in UserNotificationsTests.
         .testTarget(

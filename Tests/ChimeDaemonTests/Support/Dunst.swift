@@ -1,0 +1,113 @@
+// Copied from Tests/ChimeDesktopTests/Support/Dunst.swift: test targets cannot share files.
+import Foundation
+
+@testable import ChimeDesktop
+
+/// dunst, a real notification server, drawing on a virtual display and owning
+/// `org.freedesktop.Notifications` on a private bus.
+///
+/// Its configuration makes notifications easy to find in a screenshot: top right, a big font, no
+/// frame, and a background colour per urgency that nothing else on the screen has. It never expires
+/// notifications, so a screenshot cannot miss one. Its context menu (`dunstctl context`) runs a fake
+/// `dmenu` that picks the line containing the text in `pick.txt`: the user choosing an action.
+final class Dunst: Sendable {
+    static let normalBackground = Screenshot.Color(red: 0x00, green: 0xC0, blue: 0x00)
+
+    private let process: ChildProcess
+    private let directory: URL
+    private let environment: [String: String]
+
+    private init(process: ChildProcess, directory: URL, environment: [String: String]) {
+        self.process = process
+        self.directory = directory
+        self.environment = environment
+    }
+
+    static func start(on bus: PrivateBus, display: VirtualDisplay) async throws -> Dunst {
+        let dunst = try Tool.path("dunst", package: "dunst")
+        _ = try Tool.path("dunstctl", package: "dunst")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-dunst-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let menu = directory.appendingPathComponent("pick.sh")
+        try """
+            #!/bin/sh
+            # dunst's dmenu: reads the menu, answers with the line that holds the text the test chose.
+            cat > '\(directory.path)/menu.txt'
+            grep -m1 -F "$(cat '\(directory.path)/pick.txt')" '\(directory.path)/menu.txt'
+            """.write(to: menu, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: menu.path)
+        let configuration = directory.appendingPathComponent("dunstrc")
+        try """
+            [global]
+                monitor = 0
+                follow = none
+                width = 420
+                height = 400
+                origin = top-right
+                offset = 10x10
+                notification_limit = 0
+                font = DejaVu Sans Bold 22
+                frame_width = 0
+                separator_height = 0
+                padding = 16
+                horizontal_padding = 16
+                markup = full
+                format = "<b>%s</b>\\n%b"
+                show_indicators = no
+                icon_position = off
+                progress_bar = false
+                dmenu = \(menu.path)
+                browser = /bin/true
+                mouse_left_click = close_current
+                idle_threshold = 0
+            [urgency_low]
+                background = "#303030"
+                foreground = "#ffffff"
+                timeout = 0
+            [urgency_normal]
+                background = "#00c000"
+                foreground = "#ffffff"
+                timeout = 0
+            [urgency_critical]
+                background = "#e00000"
+                foreground = "#ffffff"
+                frame_color = "#e00000"
+                timeout = 0
+            """.write(to: configuration, atomically: true, encoding: .utf8)
+        let environment = bus.environment.merging(display.environment) { $1 }
+        let process = try ChildProcess(dunst, ["-config", configuration.path], environment: environment, name: "dunst")
+        let started = Dunst(process: process, directory: directory, environment: environment)
+        do {
+            let connection = try await BusConnection.open(.address(bus.address))
+            defer { connection.close() }
+            try await eventually("dunst owns org.freedesktop.Notifications") {
+                (try? await connection.nameOwner("org.freedesktop.Notifications")) != nil
+            }
+        } catch {
+            await started.stop()
+            throw error
+        }
+        return started
+    }
+
+    /// Opens dunst's context menu, in which the fake dmenu picks the line containing `text` (an action
+    /// line reads `#Like (Hello) [1,ACTION_LIKE]`), and waits until `dunstctl` is done.
+    func choose(_ text: String) async throws {
+        try text.write(to: directory.appendingPathComponent("pick.txt"), atomically: true, encoding: .utf8)
+        let control = try ChildProcess(Tool.path("dunstctl", package: "dunst"), ["context"], environment: environment, name: "dunstctl")
+        let status = await control.exitStatus()
+        guard status == 0 else {
+            throw Timeout(description: "dunstctl context exited with \(status): \(control.errors.lines.joined(separator: " "))")
+        }
+    }
+
+    /// What dunst's context menu listed, the last time it was opened.
+    var menu: String {
+        (try? String(contentsOf: directory.appendingPathComponent("menu.txt"), encoding: .utf8)) ?? ""
+    }
+
+    func stop() async {
+        await process.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
