@@ -32,6 +32,8 @@ extension DesktopPresenter {
             case .answer(let number, let allowed):
                 let prompt = state.withLock { $0.prompts.removeValue(forKey: number) }
                 prompt?.resume(returning: allowed)
+            case .close(let serverID):
+                post(.closeServerNotification(serverID))
             case .unknownKey(let key, let actionKey):
                 log.warning("\(key.appIdentifier)/\(key.identifier): the notification server reported action key \(actionKey), which was not offered")
             }

@@ -10,6 +10,7 @@ extension DesktopPresenter {
         case .withdraw(let appIdentifier, let identifiers): await close(appIdentifier: appIdentifier, identifiers: identifiers)
         case .badge(let appIdentifier, let count): await setBadge(appIdentifier: appIdentifier, count: count)
         case .prompt(let number, let appIdentifier, let options): await ask(number, appIdentifier: appIdentifier, options: options)
+        case .closeServerNotification(let serverID): await close(serverIDs: [serverID], describing: "the answered permission question")
         }
     }
 
@@ -76,13 +77,17 @@ extension DesktopPresenter {
         let serverIDs = state.withLock { state in
             identifiers.compactMap { state.shown.remove(.notification(NotificationKey(appIdentifier: appIdentifier, identifier: $0))) }
         }
+        await close(serverIDs: serverIDs, describing: appIdentifier)
+    }
+
+    private func close(serverIDs: [UInt32], describing owner: String) async {
         guard !serverIDs.isEmpty, let (connection, server) = await link.current() else { return }
         for serverID in serverIDs {
             do {
                 _ = try await link.call("CloseNotification", [.uint32(serverID)], on: server, through: connection)
             } catch {
                 // Closed already (by the user, or by the server after an action): nothing left to do.
-                log.info("closing desktop notification \(serverID) of \(appIdentifier): \(error)")
+                log.info("closing desktop notification \(serverID) of \(owner): \(error)")
             }
         }
     }

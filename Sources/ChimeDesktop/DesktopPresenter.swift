@@ -49,6 +49,8 @@ public final class DesktopPresenter: NotificationPresenter, AuthorizationResolve
         case withdraw(appIdentifier: String, identifiers: [String])
         case badge(appIdentifier: String, count: Int)
         case prompt(Int, appIdentifier: String, options: AuthorizationOptions)
+        /// A notification of the presenter's own that nobody withdraws (an answered prompt).
+        case closeServerNotification(UInt32)
     }
 
     struct State {
@@ -164,7 +166,7 @@ public final class DesktopPresenter: NotificationPresenter, AuthorizationResolve
 
     // MARK: - Queue
 
-    private func post(_ operation: Operation) {
+    func post(_ operation: Operation) {
         state.withLock { $0.pendingOperations += 1 }
         // The stream is unbounded and only finishes in `deinit`, so it always takes the operation.
         operations.yield(operation)

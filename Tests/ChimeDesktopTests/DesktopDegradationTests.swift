@@ -23,6 +23,8 @@ struct DesktopDegradationTests {
             try await h.fake.invoke(id: prompt.id, key: allows ? "chime-allow" : "chime-deny")
             #expect(try await granted == allows)
             #expect(try await center.notificationSettings().authorizationStatus == (allows ? .authorized : .denied))
+            // Answered, the question leaves the screen (the server would keep a resident one).
+            #expect(try await h.fake.nextCall("CloseNotification").id == prompt.id)
         }
     }
 

@@ -84,9 +84,9 @@ struct ShownNotificationsTests {
             shown.notifyStarted(for: .prompt(number))
             _ = shown.notifyFinished(for: .prompt(number), serverID: id, sequence: UInt64(number), meanings: meanings)
         }
-        #expect(shown.handle(signal(1, .actionInvoked(key: "chime-allow"), at: 10)) == [.answer(prompt: 1, allowed: true)])
+        #expect(shown.handle(signal(1, .actionInvoked(key: "chime-allow"), at: 10)) == [.answer(prompt: 1, allowed: true), .close(serverID: 1)])
         #expect(shown.handle(signal(1, .closed(reason: .dismissedByUser), at: 11)).isEmpty)
-        #expect(shown.handle(signal(2, .actionInvoked(key: "chime-deny"), at: 12)) == [.answer(prompt: 2, allowed: false)])
+        #expect(shown.handle(signal(2, .actionInvoked(key: "chime-deny"), at: 12)) == [.answer(prompt: 2, allowed: false), .close(serverID: 2)])
         #expect(shown.handle(signal(3, .closed(reason: .expired), at: 13)) == [.answer(prompt: 3, allowed: nil)])
         #expect(shown.serverChanged() == [.answer(prompt: 4, allowed: nil)])
         #expect(shown.isEmpty)

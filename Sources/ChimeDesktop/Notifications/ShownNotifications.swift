@@ -6,7 +6,7 @@ import ChimeEngine
 /// Rules:
 /// - A notification shown again (new buttons, a repeat alert) replaces the server's one (`replaces_id`).
 /// - `ActionInvoked` answers with the key's meaning: `default` opens, a button is that action, an
-///   authorization prompt's keys allow or deny. It counts even for a notification since replaced: the
+///   authorization prompt's keys allow or deny (and the answered prompt is closed). It counts even for a notification since replaced: the
 ///   user did press it, and the engine checks whether the action is still offered.
 /// - `NotificationReplied` is the inline reply's text.
 /// - `NotificationClosed` with reason 2 (the user closed it) is a dismissal, unless the user acted on it
@@ -32,6 +32,9 @@ struct ShownNotifications {
         case replyNeeded(NotificationKey, PresentationActionSummary)
         /// The prompt was answered: allowed, denied, or gone without an answer (`nil`).
         case answer(prompt: Int, allowed: Bool?)
+        /// Take the server's notification off the screen: an answered prompt, which no app withdraws
+        /// (servers keep a notification after its action when it is resident).
+        case close(serverID: UInt32)
         /// A key the notification never offered (a confused or hostile server): logged.
         case unknownKey(NotificationKey, String)
     }
@@ -108,10 +111,10 @@ struct ShownNotifications {
             switch (owner, entry.meanings[key]) {
             case (.prompt(let number), .allow?):
                 _ = remove(owner)
-                return [.answer(prompt: number, allowed: true)]
+                return [.answer(prompt: number, allowed: true), .close(serverID: entry.serverID)]
             case (.prompt(let number), .deny?):
                 _ = remove(owner)
-                return [.answer(prompt: number, allowed: false)]
+                return [.answer(prompt: number, allowed: false), .close(serverID: entry.serverID)]
             case (.prompt, _):
                 return []
             case (.notification(let key), .open?):
