@@ -93,18 +93,24 @@ let package = Package(
         // Against real components: a private dbus-daemon per test, a scripted notification server in Python
         // (dbus-next), and dunst under Xvfb.
         .testTarget(
-            name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeEngine", "ChimeTesting", "ChimeCore"],
-            exclude: ["Support/fake_notification_server.py"]),
+            name: "ChimeDesktopTests", dependencies: ["ChimeDesktop", "ChimeEngine", "ChimeTesting", "ChimeTestSupport", "ChimeCore"]),
         // Drives the real chimed executable (it must be built) through ChimeClient and raw socket lines; reads
         // the store a killed daemon left with ChimeSQLite; sees dunst take its name on a private bus with
         // ChimeDesktop's bus connection.
         .testTarget(
-            name: "ChimeDaemonTests", dependencies: ["ChimeCLI", "ChimeClient", "ChimeIPC", "ChimeCore", "ChimeDesktop", "ChimeEngine", "ChimeSQLite"]),
+            name: "ChimeDaemonTests",
+            dependencies: ["ChimeCLI", "ChimeClient", "ChimeIPC", "ChimeCore", "ChimeDesktop", "ChimeEngine", "ChimeSQLite", "ChimeTestSupport"]),
         // Client mode: UNUserNotificationCenter on a real chimed (it must be built), compared with the
         // embedded engine. Swift 6 mode; the seeds' Swift 5 code stays in UserNotificationsTests.
         .testTarget(
-            name: "UserNotificationsClientTests", dependencies: ["UserNotifications", "ChimeClient", "ChimeIPC", "ChimeEngine", "ChimeCore"]),
+            name: "UserNotificationsClientTests",
+            dependencies: ["UserNotifications", "ChimeClient", "ChimeIPC", "ChimeEngine", "ChimeCore", "ChimeTestSupport"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
+        // What the tests of real components share: child processes, a private D-Bus, the scripted
+        // notification server, dunst on a virtual screen (not a product; only test targets use it).
+        .target(
+            name: "ChimeTestSupport", dependencies: ["ChimeDesktop", "ChimeEngine", "ChimeCore"], path: "Tests/ChimeTestSupport",
+            exclude: ["fake_notification_server.py"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
         .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting"]),
         // Swift 5 mode: the seeds' iOS code is Swift 5 code, as most iOS apps are, and must compile as written

@@ -3,6 +3,7 @@ import ChimeCore
 import ChimeEngine
 import ChimeIPC
 import ChimeSQLite
+import ChimeTestSupport
 import Foundation
 import Synchronization
 import Testing

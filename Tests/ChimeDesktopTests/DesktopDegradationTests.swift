@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeDesktop
 import ChimeEngine
+import ChimeTestSupport
 import Foundation
 import Testing
 

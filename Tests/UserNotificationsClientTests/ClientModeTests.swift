@@ -2,6 +2,7 @@ import ChimeClient
 import ChimeCore
 import ChimeEngine
 import ChimeIPC
+import ChimeTestSupport
 import Foundation
 import Testing
 @testable import UserNotifications

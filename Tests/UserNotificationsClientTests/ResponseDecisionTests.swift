@@ -1,6 +1,7 @@
 import ChimeClient
 import ChimeCore
 import ChimeIPC
+import ChimeTestSupport
 import Foundation
 import Testing
 

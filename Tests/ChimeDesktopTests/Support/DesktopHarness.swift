@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeDesktop
 import ChimeEngine
 import ChimeTesting
+import ChimeTestSupport
 import Foundation
 import Synchronization
 

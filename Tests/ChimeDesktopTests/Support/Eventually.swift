@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 
 /// Waits until `condition` holds, checking every few milliseconds, for at most `seconds`; throws when it

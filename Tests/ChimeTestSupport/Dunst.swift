@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import ChimeDesktop
+import ChimeDesktop
+import ChimeEngine
 
 /// dunst, a real notification server, drawing on a virtual display and owning
 /// `org.freedesktop.Notifications` on a private bus.
@@ -9,9 +10,9 @@ import Foundation
 /// frame, and a background colour per urgency that nothing else on the screen has. It never expires
 /// notifications, so a screenshot cannot miss one. Its context menu (`dunstctl context`) runs a fake
 /// `dmenu` that picks the line containing the text in `pick.txt`: the user choosing an action.
-final class Dunst: Sendable {
-    static let normalBackground = Screenshot.Color(red: 0x00, green: 0xC0, blue: 0x00)
-    static let criticalBackground = Screenshot.Color(red: 0xE0, green: 0x00, blue: 0x00)
+public final class Dunst: Sendable {
+    public static let normalBackground = Screenshot.Color(red: 0x00, green: 0xC0, blue: 0x00)
+    public static let criticalBackground = Screenshot.Color(red: 0xE0, green: 0x00, blue: 0x00)
 
     private let process: ChildProcess
     private let directory: URL
@@ -23,7 +24,7 @@ final class Dunst: Sendable {
         self.environment = environment
     }
 
-    static func start(on bus: PrivateBus, display: VirtualDisplay) async throws -> Dunst {
+    public static func start(on bus: PrivateBus, display: VirtualDisplay) async throws -> Dunst {
         let dunst = try Tool.path("dunst", package: "dunst")
         _ = try Tool.path("dunstctl", package: "dunst")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-dunst-\(UUID().uuidString)")
@@ -78,10 +79,9 @@ final class Dunst: Sendable {
         let process = try ChildProcess(dunst, ["-config", configuration.path], environment: environment, name: "dunst")
         let started = Dunst(process: process, directory: directory, environment: environment)
         do {
-            let connection = try await BusConnection.open(.address(bus.address))
-            defer { connection.close() }
+            let presenter = DesktopPresenter(configuration: .init(bus: .address(bus.address)), log: SilentLog())
             try await eventually("dunst owns org.freedesktop.Notifications") {
-                (try? await connection.nameOwner("org.freedesktop.Notifications")) != nil
+                await presenter.notificationServer()?.name == "dunst"
             }
         } catch {
             await started.stop()
@@ -92,7 +92,7 @@ final class Dunst: Sendable {
 
     /// Opens dunst's context menu, in which the fake dmenu picks the line containing `text` (an action
     /// line reads `#Like (Hello) [1,ACTION_LIKE]`), and waits until `dunstctl` is done.
-    func choose(_ text: String) async throws {
+    public func choose(_ text: String) async throws {
         try text.write(to: directory.appendingPathComponent("pick.txt"), atomically: true, encoding: .utf8)
         let control = try ChildProcess(Tool.path("dunstctl", package: "dunst"), ["context"], environment: environment, name: "dunstctl")
         let status = await control.exitStatus()
@@ -102,11 +102,11 @@ final class Dunst: Sendable {
     }
 
     /// What dunst's context menu listed, the last time it was opened.
-    var menu: String {
+    public var menu: String {
         (try? String(contentsOf: directory.appendingPathComponent("menu.txt"), encoding: .utf8)) ?? ""
     }
 
-    func stop() async {
+    public func stop() async {
         await process.stop()
         try? FileManager.default.removeItem(at: directory)
     }

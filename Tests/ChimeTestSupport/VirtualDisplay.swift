@@ -1,14 +1,13 @@
-// Copied from Tests/ChimeDesktopTests/Support/VirtualDisplay.swift: test targets cannot share files.
-import Foundation
+public import Foundation
 
 /// An X server without a screen (Xvfb) on a free display, and screenshots of it taken with ImageMagick's
 /// `import`.
-final class VirtualDisplay: Sendable {
-    static let width = 800
-    static let height = 600
+public final class VirtualDisplay: Sendable {
+    public static let width = 800
+    public static let height = 600
 
     /// `:N`.
-    let name: String
+    public let name: String
     private let server: ChildProcess
 
     private init(name: String, server: ChildProcess) {
@@ -17,7 +16,7 @@ final class VirtualDisplay: Sendable {
     }
 
     /// Starts Xvfb on a display number it picks itself (`-displayfd`), so tests never collide.
-    static func start() async throws -> VirtualDisplay {
+    public static func start() async throws -> VirtualDisplay {
         let xvfb = try Tool.path("Xvfb", package: "xvfb")
         _ = try Tool.path("import", package: "imagemagick")
         let server = try ChildProcess(
@@ -31,10 +30,10 @@ final class VirtualDisplay: Sendable {
         }
     }
 
-    var environment: [String: String] { ["DISPLAY": name] }
+    public var environment: [String: String] { ["DISPLAY": name] }
 
     /// The whole screen now.
-    func screenshot() async throws -> Screenshot {
+    public func screenshot() async throws -> Screenshot {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("chime-shot-\(UUID().uuidString).ppm")
         defer { try? FileManager.default.removeItem(at: file) }
         let capture = try ChildProcess(
@@ -47,36 +46,46 @@ final class VirtualDisplay: Sendable {
         return try Screenshot(ppm: Array(try Data(contentsOf: file)))
     }
 
-    func stop() async {
+    public func stop() async {
         await server.stop()
     }
 }
 
 /// A screenshot's pixels (binary PPM, `P6`).
-struct Screenshot: Sendable {
-    struct Color: Sendable, Hashable {
-        let red: UInt8
-        let green: UInt8
-        let blue: UInt8
+public struct Screenshot: Sendable {
+    public struct Color: Sendable, Hashable {
+        public let red: UInt8
+        public let green: UInt8
+        public let blue: UInt8
+
+        public init(red: UInt8, green: UInt8, blue: UInt8) {
+            self.red = red
+            self.green = green
+            self.blue = blue
+        }
     }
 
     /// A rectangle of pixels, `maxX`/`maxY` included.
-    struct Box: Sendable, Hashable, CustomStringConvertible {
-        var minX: Int, minY: Int, maxX: Int, maxY: Int
-        var width: Int { maxX - minX + 1 }
-        var height: Int { maxY - minY + 1 }
-        var description: String { "(\(minX), \(minY))–(\(maxX), \(maxY))" }
+    public struct Box: Sendable, Hashable, CustomStringConvertible {
+        public var minX: Int, minY: Int, maxX: Int, maxY: Int
+
+        public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
+            (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
+        }
+        public var width: Int { maxX - minX + 1 }
+        public var height: Int { maxY - minY + 1 }
+        public var description: String { "(\(minX), \(minY))–(\(maxX), \(maxY))" }
     }
 
-    struct Unreadable: Error, CustomStringConvertible {
-        let description: String
+    public struct Unreadable: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let width: Int
-    let height: Int
+    public let width: Int
+    public let height: Int
     private let pixels: [UInt8]
 
-    init(ppm data: [UInt8]) throws {
+    public init(ppm data: [UInt8]) throws {
         // "P6" <ws> width <ws> height <ws> maxval <one ws> then width*height*3 bytes.
         var index = 0
         func token() throws -> String {
@@ -100,13 +109,13 @@ struct Screenshot: Sendable {
         pixels = Array(data[index..<(index + width * height * 3)])
     }
 
-    func color(x: Int, y: Int) -> Color {
+    public func color(x: Int, y: Int) -> Color {
         let offset = (y * width + x) * 3
         return Color(red: pixels[offset], green: pixels[offset + 1], blue: pixels[offset + 2])
     }
 
     /// The smallest box around every pixel of `color`, and how many there are; `nil` when there are none.
-    func box(of color: Color) -> (box: Box, count: Int)? {
+    public func box(of color: Color) -> (box: Box, count: Int)? {
         var box: Box?
         var count = 0
         for y in 0..<height {
@@ -126,7 +135,7 @@ struct Screenshot: Sendable {
     }
 
     /// How many pixels in `box` are near white (text drawn in white, anti-aliased at its edges).
-    func lightPixels(in box: Box) -> Int {
+    public func lightPixels(in box: Box) -> Int {
         var count = 0
         for y in box.minY...box.maxY {
             for x in box.minX...box.maxX {

@@ -1,4 +1,4 @@
-import ChimeCore
+public import ChimeCore
 import Foundation
 
 /// The scripted notification server (`fake_notification_server.py`, Python dbus-next) on a private bus:
@@ -8,32 +8,38 @@ import Foundation
 /// let notify = try await server.nextCall("Notify")
 /// try await server.invoke(id: notify.id, key: "ACTION_LIKE")   // the user pressed "Like"
 /// ```
-final class FakeNotificationServer: Sendable {
-    struct Options: Sendable {
-        var capabilities = ["actions", "body", "body-markup", "persistence", "sound"]
-        var inhibitedProperty = false
-        var logind = false
+public final class FakeNotificationServer: Sendable {
+    public struct Options: Sendable {
+        public var capabilities = ["actions", "body", "body-markup", "persistence", "sound"]
+        public var inhibitedProperty = false
+        public var logind = false
+
+        public init(capabilities: [String]? = nil, inhibitedProperty: Bool = false, logind: Bool = false) {
+            if let capabilities { self.capabilities = capabilities }
+            self.inhibitedProperty = inhibitedProperty
+            self.logind = logind
+        }
     }
 
     /// One logged call: the JSON object the server printed.
-    struct Call: Sendable {
-        let json: JSONValue
+    public struct Call: Sendable {
+        public let json: JSONValue
 
-        subscript(key: String) -> JSONValue? { json[key] }
-        var id: Int { json["id"]?.intValue ?? -1 }
-        var summary: String { json["summary"]?.stringValue ?? "" }
-        var body: String { json["body"]?.stringValue ?? "" }
-        var replacesID: Int { json["replaces_id"]?.intValue ?? -1 }
-        var expireTimeout: Int { json["expire_timeout"]?.intValue ?? -99 }
-        var actions: [String] { json["actions"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
-        func hint(_ name: String) -> JSONValue? { json["hints"]?[name] }
+        public subscript(key: String) -> JSONValue? { json[key] }
+        public var id: Int { json["id"]?.intValue ?? -1 }
+        public var summary: String { json["summary"]?.stringValue ?? "" }
+        public var body: String { json["body"]?.stringValue ?? "" }
+        public var replacesID: Int { json["replaces_id"]?.intValue ?? -1 }
+        public var expireTimeout: Int { json["expire_timeout"]?.intValue ?? -99 }
+        public var actions: [String] { json["actions"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        public func hint(_ name: String) -> JSONValue? { json["hints"]?[name] }
     }
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("fake_notification_server.py").path
+    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("fake_notification_server.py").path
 
     private let process: ChildProcess
     /// The server's unique name on the bus.
-    let uniqueName: String
+    public let uniqueName: String
 
     private init(process: ChildProcess, uniqueName: String) {
         self.process = process
@@ -41,7 +47,7 @@ final class FakeNotificationServer: Sendable {
     }
 
     /// Starts the server on `bus` and waits until it owns its names.
-    static func start(on bus: PrivateBus, options: Options = Options()) async throws -> FakeNotificationServer {
+    public static func start(on bus: PrivateBus, options: Options = Options()) async throws -> FakeNotificationServer {
         var arguments = [script, "--capabilities", options.capabilities.joined(separator: ",")]
         if options.inhibitedProperty { arguments.append("--inhibited-property") }
         if options.logind { arguments.append("--logind") }
@@ -57,7 +63,7 @@ final class FakeNotificationServer: Sendable {
     }
 
     /// Waits for the next call of `member` not yet taken (and, when given, one that fits `predicate`).
-    func nextCall(_ member: String, where predicate: @escaping @Sendable (Call) -> Bool = { _ in true }) async throws -> Call {
+    public func nextCall(_ member: String, where predicate: @escaping @Sendable (Call) -> Bool = { _ in true }) async throws -> Call {
         let line = try await process.output.take("a \(member) call") { line in
             guard line.contains("\"call\": \"\(member)\""), let json = try? Self.parse(line) else { return false }
             return predicate(Call(json: json))
@@ -66,27 +72,27 @@ final class FakeNotificationServer: Sendable {
     }
 
     /// Every call of `member` so far, taken or not.
-    func calls(_ member: String) throws -> [Call] {
+    public func calls(_ member: String) throws -> [Call] {
         try process.output.lines.filter { $0.contains("\"call\": \"\(member)\"") }.map { Call(json: try Self.parse($0)) }
     }
 
     /// Waits for the next `LauncherEntry.Update` signal the server saw on the bus.
-    func nextBadge() async throws -> Call {
+    public func nextBadge() async throws -> Call {
         let line = try await process.output.take("a LauncherEntry.Update signal") { $0.contains("\"signal\": \"LauncherEntry.Update\"") }
         return Call(json: try Self.parse(line))
     }
 
     // MARK: The user, through the server
 
-    func invoke(id: Int, key: String) async throws { try await command(["invoke": .array([.int(id), .string(key)])]) }
-    func close(id: Int, reason: Int) async throws { try await command(["close": .array([.int(id), .int(reason)])]) }
-    func reply(id: Int, text: String) async throws { try await command(["reply": .array([.int(id), .string(text)])]) }
+    public func invoke(id: Int, key: String) async throws { try await command(["invoke": .array([.int(id), .string(key)])]) }
+    public func close(id: Int, reason: Int) async throws { try await command(["close": .array([.int(id), .int(reason)])]) }
+    public func reply(id: Int, text: String) async throws { try await command(["reply": .array([.int(id), .string(text)])]) }
     /// `ActionInvoked` sent by another connection, which does not own the server's name.
-    func spoofInvoke(id: Int, key: String) async throws { try await command(["spoof_invoke": .array([.int(id), .string(key)])]) }
-    func setInhibited(_ inhibited: Bool) async throws { try await command(["inhibited": .bool(inhibited)]) }
-    func setLocked(_ locked: Bool) async throws { try await command(["locked": .bool(locked)]) }
+    public func spoofInvoke(id: Int, key: String) async throws { try await command(["spoof_invoke": .array([.int(id), .string(key)])]) }
+    public func setInhibited(_ inhibited: Bool) async throws { try await command(["inhibited": .bool(inhibited)]) }
+    public func setLocked(_ locked: Bool) async throws { try await command(["locked": .bool(locked)]) }
     /// From now on `Notify` never answers.
-    func hang() async throws { try await command(["hang": .bool(true)]) }
+    public func hang() async throws { try await command(["hang": .bool(true)]) }
 
     /// Sends a command and waits until the server has sent what it asked for.
     private func command(_ command: [String: JSONValue]) async throws {
@@ -96,7 +102,7 @@ final class FakeNotificationServer: Sendable {
         _ = try await process.output.take("the end of command \(key)") { $0.contains("\"event\": \"done\"") && $0.contains("\"\(key)\"") }
     }
 
-    func stop() async {
+    public func stop() async {
         await process.stop()
     }
 

@@ -1,4 +1,3 @@
-// Copied from Tests/ChimeDesktopTests/Support: test targets cannot share files.
 import Foundation
 import Synchronization
 
@@ -9,13 +8,13 @@ import Glibc
 /// A tool the desktop tests run: found on the machine, or a clear failure telling how to install it.
 /// Tests never skip for a missing tool: CI installs everything (`script/bootstrap`), so a missing one is
 /// a broken setup, and a developer should see why.
-enum Tool {
-    struct Missing: Error, CustomStringConvertible {
-        let description: String
+public enum Tool {
+    public struct Missing: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// The absolute path of `name`, from `PATH` or the usual system directories.
-    static func path(_ name: String, package: String) throws -> String {
+    public static func path(_ name: String, package: String) throws -> String {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin", "/bin"]
         for directory in directories {
             let candidate = directory + "/" + name
@@ -26,7 +25,7 @@ enum Tool {
 
     /// The system Python with dbus-next (Debian's python3-dbus-next), which the scripted server needs.
     /// Another `python3` earlier on `PATH` (pyenv, a venv) usually lacks it.
-    static func pythonWithDBusNext() throws -> String {
+    public static func pythonWithDBusNext() throws -> String {
         let python = "/usr/bin/python3"
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw Missing(description: "/usr/bin/python3 is not installed: run script/bootstrap (Debian package python3)")
@@ -51,8 +50,12 @@ enum Tool {
 }
 
 /// A waiting step that took too long; says what it waited for and what it saw.
-struct Timeout: Error, CustomStringConvertible {
-    let description: String
+public struct Timeout: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// Lines a process writes, read on a thread of their own as they come, kept in order.
@@ -60,7 +63,7 @@ struct Timeout: Error, CustomStringConvertible {
 /// A rendezvous: `take(where:)` waits until a line matches, and hands each line out once, so a test reads
 /// as the story of what the process said. Every wait has a deadline; on timeout it throws with the lines
 /// seen.
-final class LineLog: Sendable {
+public final class LineLog: Sendable {
     private struct Waiter {
         let id: Int
         let predicate: @Sendable (String) -> Bool
@@ -77,10 +80,10 @@ final class LineLog: Sendable {
     }
 
     private let state = Mutex(State())
-    let name: String
+    public let name: String
 
     /// Reads `fileDescriptor` until it ends; the caller keeps it open meanwhile.
-    init(reading fileDescriptor: Int32, name: String) {
+    public init(reading fileDescriptor: Int32, name: String) {
         self.name = name
         let thread = Thread { [self] in
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -97,10 +100,10 @@ final class LineLog: Sendable {
     }
 
     /// Every line so far, taken or not.
-    var lines: [String] { state.withLock { $0.lines } }
+    public var lines: [String] { state.withLock { $0.lines } }
 
     /// Waits for the first line not taken yet that fits `predicate`, takes it and returns it.
-    func take(_ what: String, within seconds: Double = 15, where predicate: @escaping @Sendable (String) -> Bool) async throws -> String {
+    public func take(_ what: String, within seconds: Double = 15, where predicate: @escaping @Sendable (String) -> Bool) async throws -> String {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -169,9 +172,9 @@ final class LineLog: Sendable {
 }
 
 /// A child process with its output read as lines and its input writable; `stop()` ends it.
-final class ChildProcess: Sendable {
-    let output: LineLog
-    let errors: LineLog
+public final class ChildProcess: Sendable {
+    public let output: LineLog
+    public let errors: LineLog
     private let process: Process
     private let input: FileHandle
     private let outputPipe: Pipe
@@ -183,7 +186,7 @@ final class ChildProcess: Sendable {
         let state = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
     }
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], name: String) throws {
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], name: String) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -218,7 +221,7 @@ final class ChildProcess: Sendable {
         try? inputPipe.fileHandleForReading.close()
     }
 
-    var processIdentifier: Int32 { process.processIdentifier }
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Starts `process` from a thread that blocks no signals. A child inherits the signal mask of the
     /// thread that spawns it, and the cooperative pool's threads block nearly all signals: a child
@@ -243,17 +246,17 @@ final class ChildProcess: Sendable {
     }
 
     /// Writes `line` and a line break to the process's input.
-    func send(_ line: String) {
+    public func send(_ line: String) {
         input.write(Data((line + "\n").utf8))
     }
 
     /// Closes the process's input: it reads the end.
-    func closeInput() {
+    public func closeInput() {
         try? input.close()
     }
 
     /// Waits until the process exits by itself, and returns its exit status.
-    func exitStatus() async -> Int32 {
+    public func exitStatus() async -> Int32 {
         await waitForExit()
         return process.terminationStatus
     }
@@ -269,7 +272,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Ends the process (SIGTERM, then SIGKILL if it lingers) and waits until it has exited.
-    func stop() async {
+    public func stop() async {
         if process.isRunning { process.terminate() }
         let killer = Task { [process] in
             try await Task.sleep(for: .seconds(5))

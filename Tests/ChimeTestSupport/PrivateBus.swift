@@ -1,4 +1,3 @@
-// Copied from Tests/ChimeDesktopTests/Support: test targets cannot share files.
 import Foundation
 
 /// A `dbus-daemon` of the test's own, so no test ever touches the machine's session bus.
@@ -6,8 +5,8 @@ import Foundation
 /// Its configuration is the session bus's, less the machine's service directories: nothing on it is
 /// started by D-Bus activation (the machine's dunst would otherwise answer for a test that wants no
 /// server), unless the test names a directory of its own.
-final class PrivateBus: Sendable {
-    let address: String
+public final class PrivateBus: Sendable {
+    public let address: String
     private let daemon: ChildProcess
     private let directory: URL
 
@@ -20,7 +19,7 @@ final class PrivateBus: Sendable {
     /// Starts the daemon and waits until it prints its address.
     ///
     /// - Parameter services: `.service` files (name → contents) for D-Bus activation on this bus.
-    static func start(services: [String: String] = [:]) async throws -> PrivateBus {
+    public static func start(services: [String: String] = [:]) async throws -> PrivateBus {
         let executable = try Tool.path("dbus-daemon", package: "dbus")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bus-\(UUID().uuidString)")
         let servicesDirectory = directory.appendingPathComponent("services")
@@ -56,9 +55,9 @@ final class PrivateBus: Sendable {
         }
     }
 
-    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
+    public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
 
-    func stop() async {
+    public func stop() async {
         await daemon.stop()
         try? FileManager.default.removeItem(at: directory)
     }
