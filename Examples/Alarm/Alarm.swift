@@ -47,9 +47,15 @@ struct Alarm: Codable, Sendable {
         content.categoryIdentifier = Alarm.notificationCategoryId
 
         // The seed matches minute, hour, day, month and year; seconds too, so an alarm set `--in 30s`
-        // rings on the second.
-        let triggerDateComponents = Calendar.current.dateComponents([.second, .minute, .hour, .day, .month, .year], from: date)
-        let trigger = UNCalendarNotificationTrigger(dateMatching: triggerDateComponents, repeats: false)
+        // rings on the second. A calendar trigger matches only those components: one seconds away could
+        // pass while the request is being added, and would never ring, so those count down instead.
+        let trigger: UNNotificationTrigger
+        if date.timeIntervalSinceNow < 60 {
+            trigger = UNTimeIntervalNotificationTrigger(timeInterval: max(date.timeIntervalSinceNow, 0.1), repeats: false)
+        } else {
+            let triggerDateComponents = Calendar.current.dateComponents([.second, .minute, .hour, .day, .month, .year], from: date)
+            trigger = UNCalendarNotificationTrigger(dateMatching: triggerDateComponents, repeats: false)
+        }
 
         let request = UNNotificationRequest(identifier: notificationId, content: content, trigger: trigger)
         try await UNUserNotificationCenter.current().add(request)

@@ -51,6 +51,16 @@ final class AppDelegate: NSObject, UNUserNotificationCenterDelegate, Sendable {
         }
     }
 
+    /// Waits (at most five seconds) until the photos are in the list: delivered while the app is still
+    /// provisional, so they arrive quietly whatever the user answers next.
+    func waitForPhotos() async {
+        for _ in 0..<100 {
+            let delivered = await UNUserNotificationCenter.current().deliveredNotifications()
+            if delivered.filter({ $0.request.identifier.hasPrefix("photo-") }).count == 3 { return }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// The seed's low-glucose alert with its custom critical sound at volume 1.0.
     func sendLowGlucoseAlert() async throws {
         let content = UNMutableNotificationContent()

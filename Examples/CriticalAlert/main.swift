@@ -28,6 +28,7 @@ do {
     if try await appDelegate.requestProvisional() {
         terminal.say("Provisional authorization: notifications arrive quietly, in the list only.")
         try await appDelegate.sendPhotos()
+        await appDelegate.waitForPhotos()
     }
     terminal.say("Now the app asks for critical alerts.")
     guard try await appDelegate.requestCritical() else {
