@@ -43,6 +43,29 @@ struct NotificationEngineSchedulingTests {
         #expect(h.presenter.presentations.count == 1)  // nothing fired at 60 s
     }
 
+    /// No cap by default; with iOS's limit set (here 3 instead of 64), only the soonest pending
+    /// requests stay, and one added later than them is dropped at once, silently.
+    @Test func aPendingLimitKeepsTheSoonestRequests() async throws {
+        let unlimited = try await EngineHarness.make().started()
+        try await unlimited.center.add(contentsOf: (1...80).map { try unlimited.request("r\($0)", trigger: unlimited.after(Double($0) * 60)) })
+        #expect(try await unlimited.center.pendingNotificationRequests().count == 80)
+
+        var configuration = EngineConfiguration()
+        configuration.pendingLimitPerApp = 3
+        let h = try await EngineHarness.make(configuration: configuration).started()
+        try await h.center.add(contentsOf: [h.request("d", trigger: h.after(400)), h.request("a", trigger: h.after(100)), h.request("c", trigger: h.after(300)), h.request("b", trigger: h.after(200))])
+        #expect(try await h.center.pendingNotificationRequests().map(\.identifier) == ["a", "b", "c"])
+        try await h.center.add(h.request("late", trigger: h.after(500)))
+        #expect(try await h.center.pendingNotificationRequests().map(\.identifier) == ["a", "b", "c"])
+        try await h.center.add(h.request("soon", trigger: h.after(50)))
+        #expect(try await h.center.pendingNotificationRequests().map(\.identifier) == ["soon", "a", "b"])
+
+        // What was dropped never fires.
+        await h.run(until: EngineHarness.start.addingTimeInterval(600))
+        for expected in ["soon", "a", "b"] { #expect(await h.presenter.nextPresentation().notificationIdentifier == expected) }
+        #expect(h.presenter.presentations.count == 3)
+    }
+
     @Test func aBatchIsAddedWholeOrNotAtAll() async throws {
         let h = try await EngineHarness.make().started()
         let push = try NotificationRequest(identifier: "push", content: NotificationContent(title: "Remote"), trigger: .push(PushTrigger()))

@@ -14,6 +14,11 @@ public struct EngineConfiguration: Sendable {
     public var schedulingWindow: TimeInterval = 600
     /// The most fires the scheduler loads from the store at once.
     public var schedulingPageSize = 1000
+    /// iOS keeps at most 64 pending requests per app, the soonest, and silently drops the rest. Chime has
+    /// no cap (`nil`, the default); set 64 to test an app's own handling of that limit. After each add,
+    /// an app's pending requests beyond the limit — those that fire last, undated ones before all — are
+    /// removed.
+    public var pendingLimitPerApp: Int?
 
     public init() {}
 }

@@ -113,9 +113,10 @@ extension NotificationEngine {
                 }
             }
             guard !accepted.isEmpty else { continue }
+            var written: [(add: QueuedAdd, pending: [PendingRequest])] = []
             do {
                 try await store.addPending(accepted.flatMap(\.pending))
-                for (add, pending, _) in accepted { didAdd(pending, add) }
+                written = accepted.map { ($0.add, $0.pending) }
             } catch {
                 if accepted.count == 1 {
                     fail(accepted[0].add, moved: accepted[0].moved, error)
@@ -124,14 +125,33 @@ extension NotificationEngine {
                 for (add, pending, moved) in accepted {
                     do {
                         try await store.addPending(pending)
-                        didAdd(pending, add)
+                        written.append((add, pending))
                     } catch {
                         fail(add, moved: moved, error)
                     }
                 }
             }
+            for (_, pending) in written { schedule(pending) }
+            await keepPendingLimit(appIdentifiers: Set(written.map(\.add.appIdentifier)))
+            for (add, _) in written { add.continuation.resume() }
         }
         isWritingAdds = false
+    }
+
+    /// With `EngineConfiguration.pendingLimitPerApp` set, removes each app's pending requests beyond it,
+    /// those that fire last, as iOS drops them: silently. Before the adds return, so callers never see
+    /// more. A failure here is logged, not the add's: the requests were added.
+    private func keepPendingLimit(appIdentifiers: Set<String>) async {
+        guard let limit = configuration.pendingLimitPerApp else { return }
+        for appIdentifier in appIdentifiers.sorted() {
+            do {
+                let pending = try await store.pendingRequests(appIdentifier: appIdentifier)
+                guard pending.count > limit else { continue }
+                try await removePending(appIdentifier: appIdentifier, identifiers: pending.dropFirst(max(limit, 0)).map(\.request.identifier))
+            } catch {
+                log.warning("the pending requests of \(appIdentifier) beyond the limit of \(limit) could not be removed: \(error)")
+            }
+        }
     }
 
     /// Moves an add's attachments into the store and makes its pending requests; on failure, moves back
@@ -160,13 +180,12 @@ extension NotificationEngine {
         return (pending, moved)
     }
 
-    private func didAdd(_ pending: [PendingRequest], _ add: QueuedAdd) {
+    private func schedule(_ pending: [PendingRequest]) {
         for request in pending {
             if let date = request.nextFireDate {
                 schedule(ScheduledFire(date: date, key: request.key))
             }
         }
-        add.continuation.resume()
     }
 
     private func fail(_ add: QueuedAdd, moved: [MovedAttachments], _ error: any Error) {
