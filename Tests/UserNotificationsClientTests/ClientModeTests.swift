@@ -232,6 +232,32 @@ struct ClientModeTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// chimed restarts (systemd restarts it after a crash): the app's next call connects again, and its
+    /// subscription comes back by itself, so a response made after the restart reaches the delegate.
+    @Test func theCenterFollowsChimedThroughARestart() async throws {
+        let home = try DaemonHome()
+        let first = try await home.start()
+        let center = UNUserNotificationCenter(appIdentifier: Self.app, daemon: home.paths)
+        let delegate = AppDelegate()
+        center.delegate = delegate
+        _ = try await center.requestAuthorization(options: [.alert])
+        center.setNotificationCategories([Self.meetingCategory])
+        try await center.add(Self.request("before", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 3600, repeats: false)))
+        #expect(await first.terminate() == 0)
+
+        let daemon = try await home.start()
+        try await center.add(Self.request("after", trigger: nil))
+        try await daemon.presented(Self.app, "after")
+        #expect(await center.pendingNotificationRequests().map(\.identifier) == ["before"])
+
+        let user = try await home.connectAsUser()
+        _ = try await user.respond(app: Self.app, notification: "after", action: .action("accept"))
+        let response = try await delegate.responses.next("the response after the restart")
+        #expect(response.notification == "after" && response.action == "accept")
+        user.close()
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func responsesQueuedWhileTheAppWasAwayReachItsDelegateOnceInOrder() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

@@ -20,7 +20,12 @@ import Foundation
 /// the file into its own store as the embedded engine would, so the app sees the same result (the file
 /// gone from where it was, the request pointing into the store).
 ///
-/// If the daemon goes away, calls fail with `IPCError.notConnected`; the center does not reconnect.
+/// If the daemon goes away (chimed restarts), the next call connects again and is retried once — every
+/// operation is idempotent (an add replaces by identifier, removals and settings are absolute), so a
+/// request the old daemon may already have applied does not apply twice — and the subscription connects
+/// again by itself, waiting longer between tries (up to 5 s) while no daemon answers; the daemon then
+/// replays the responses the app has not acknowledged. Calls fail with `IPCError.notConnected` only while
+/// no daemon answers at all.
 final class DaemonCenter: CenterService {
     private struct Subscription {
         let client: DaemonClient
@@ -36,7 +41,8 @@ final class DaemonCenter: CenterService {
     let appIdentifier: String
     let paths: DaemonPaths
     let log: any EngineLog
-    let client: DaemonClient
+    /// The connection for the app's requests, replaced when the daemon restarts.
+    private let requests: Locked<DaemonClient>
     private let subscription = Locked<Subscription?>(nil)
     /// Deliveries already handed to the delegate (or being handled), so a replay does not repeat them.
     private let handled = Locked<Set<String>>([])
@@ -45,12 +51,26 @@ final class DaemonCenter: CenterService {
         self.appIdentifier = appIdentifier
         self.paths = paths
         self.log = log
-        self.client = client
+        self.requests = Locked(client)
     }
 
     deinit {
         subscription.withLock { $0?.close() }
-        client.close()
+        requests.withLock { $0 }.close()
+    }
+
+    /// Runs `body` on the request connection, connecting again once if the daemon went away.
+    private func call<T: Sendable>(_ body: @Sendable (DaemonClient) async throws -> T) async throws -> T {
+        let current = requests.withLock { $0 }
+        do {
+            return try await body(current)
+        } catch let error as IPCError where error.ipcCode == .notConnected {
+            let fresh = try await DaemonClient.connect(appIdentifier: appIdentifier, paths: paths)
+            requests.withLock { $0 = fresh }
+            current.close()
+            log.debug("UserNotifications: \(appIdentifier) connected to chimed again")
+            return try await body(fresh)
+        }
     }
 
     /// Connects to the daemon at `paths` for `appIdentifier` and says hello.
@@ -72,8 +92,13 @@ final class DaemonCenter: CenterService {
             return
         }
         if subscription.withLock({ $0?.isForeground == isForeground }) { return }
-        // The new subscription replaces the old one in the daemon before the old one closes, so no event
-        // falls between them; what both carry is handled once (`handled`).
+        try await subscribe(delegate, isForeground: isForeground)
+    }
+
+    /// Opens a subscribed connection and makes it the subscription. The new one replaces the old one in
+    /// the daemon before the old one closes, so no event falls between them; what both carry is handled
+    /// once (`handled`).
+    private func subscribe(_ delegate: any NotificationCenterDelegate, isForeground: Bool) async throws {
         let subscribed = try await DaemonClient.connect(
             appIdentifier: appIdentifier, subscribe: true, foreground: isForeground, decidesResponses: true, paths: paths)
         let listener = Task { [weak self, weak delegate] in
@@ -81,12 +106,31 @@ final class DaemonCenter: CenterService {
                 guard let self else { return }
                 await self.handle(event, from: subscribed, delegate: delegate)
             }
+            // The events ended: closed by this center (the task is cancelled), or the daemon went away.
+            guard !Task.isCancelled, let self, let delegate else { return }
+            await self.resubscribe(delegate, isForeground: isForeground, replacing: subscribed)
         }
         let previous = subscription.withLock { subscription in
             defer { subscription = Subscription(client: subscribed, isForeground: isForeground, listener: listener) }
             return subscription
         }
         previous?.close()
+    }
+
+    /// Subscribes again after the daemon went away, until one answers, while `lost` is still the
+    /// subscription (the app may have removed its delegate or changed its foreground state meanwhile).
+    private func resubscribe(_ delegate: any NotificationCenterDelegate, isForeground: Bool, replacing lost: DaemonClient) async {
+        var pause = Duration.milliseconds(200)
+        while !Task.isCancelled, subscription.withLock({ $0?.client === lost }) {
+            do {
+                try await subscribe(delegate, isForeground: isForeground)
+                log.debug("UserNotifications: \(appIdentifier) subscribed to chimed again")
+                return
+            } catch {
+                try? await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(5))
+            }
+        }
     }
 
     private func handle(_ event: DaemonEvent, from connection: DaemonClient, delegate: (any NotificationCenterDelegate)?) async {
@@ -112,7 +156,7 @@ final class DaemonCenter: CenterService {
             try await connection.acknowledge(event, disposition: disposition)
         } catch let error as IPCError where error.ipcCode == .notConnected {
             do {
-                try await client.acknowledge(event, disposition: disposition)
+                try await call { try await $0.acknowledge(event, disposition: disposition) }
             } catch {
                 log.warning("UserNotifications: the response to notification \(event.response.notification.identifier) was not acknowledged: \(error)")
             }
@@ -124,51 +168,51 @@ final class DaemonCenter: CenterService {
     // MARK: Operations
 
     func requestAuthorization(options: AuthorizationOptions) async throws -> Bool {
-        try await client.requestAuthorization(options: options)
+        try await call { try await $0.requestAuthorization(options: options) }
     }
 
     func notificationSettings() async throws -> NotificationSettings {
-        try await client.notificationSettings()
+        try await call { try await $0.notificationSettings() }
     }
 
     func setNotificationCategories(_ categories: [NotificationCategory]) async throws {
-        try await client.setCategories(categories)
+        try await call { try await $0.setCategories(categories) }
     }
 
     func notificationCategories() async throws -> [NotificationCategory] {
-        try await client.categories()
+        try await call { try await $0.categories() }
     }
 
     func setBadgeCount(_ count: Int) async throws {
-        try await client.setBadgeCount(count)
+        try await call { try await $0.setBadgeCount(count) }
     }
 
     func add(_ request: NotificationRequest) async throws {
-        try await client.add([request])
+        try await call { try await $0.add([request]) }
     }
 
     func pendingNotificationRequests() async throws -> [NotificationRequest] {
-        try await client.pendingRequests().map(\.request)
+        try await call { try await $0.pendingRequests().map(\.request) }
     }
 
     func removePendingNotificationRequests(withIdentifiers identifiers: [String]) async throws {
-        try await client.removePending(identifiers)
+        try await call { try await $0.removePending(identifiers) }
     }
 
     func removeAllPendingNotificationRequests() async throws {
-        try await client.removePending(nil)
+        try await call { try await $0.removePending(nil) }
     }
 
     func deliveredNotifications() async throws -> [DeliveredNotification] {
-        try await client.deliveredNotifications().map(\.notification)
+        try await call { try await $0.deliveredNotifications().map(\.notification) }
     }
 
     func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async throws {
-        try await client.removeDelivered(identifiers)
+        try await call { try await $0.removeDelivered(identifiers) }
     }
 
     func removeAllDeliveredNotifications() async throws {
-        try await client.removeDelivered(nil)
+        try await call { try await $0.removeDelivered(nil) }
     }
 }
 
