@@ -49,7 +49,7 @@ let package = Package(
         // Apple's UserNotifications API over the engine, so iOS code compiles with `import UserNotifications`
         // (Linux only: on Apple platforms the system framework is the real one).
         // In client mode it talks to chimed through ChimeClient.
-        .target(name: "UserNotifications", dependencies: ["ChimeClient", "ChimeIPC", "ChimeEngine", "ChimeSQLite", "ChimeCore"]),
+        .target(name: "UserNotifications", dependencies: ["ChimeClient", "ChimeIPC", "ChimeDesktop", "ChimeEngine", "ChimeSQLite", "ChimeCore"]),
 
         // The daemon's local API: newline-delimited JSON messages over a Unix socket, the XDG paths of the
         // socket and token, shared by the daemon and its clients.
@@ -104,7 +104,7 @@ let package = Package(
         // embedded engine. Swift 6 mode; the seeds' Swift 5 code stays in UserNotificationsTests.
         .testTarget(
             name: "UserNotificationsClientTests",
-            dependencies: ["UserNotifications", "ChimeClient", "ChimeIPC", "ChimeEngine", "ChimeCore", "ChimeTestSupport"]),
+            dependencies: ["UserNotifications", "ChimeClient", "ChimeIPC", "ChimeDesktop", "ChimeEngine", "ChimeCore", "ChimeTestSupport"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
         // What the tests of real components share: child processes, a private D-Bus, the scripted
         // notification server, dunst on a virtual screen (not a product; only test targets use it).

@@ -1,5 +1,6 @@
 import ChimeClient
 import ChimeCore
+import ChimeDesktop
 import ChimeEngine
 import ChimeIPC
 import ChimeTestSupport
@@ -66,9 +67,13 @@ struct ClientModeTests {
         return UNNotificationRequest(identifier: identifier, content: content, trigger: trigger)
     }
 
+    /// No session bus for embedded centers here: without a presenter they would look for the desktop's
+    /// notification server there (`embeddedOnADesktopPresentsThroughItsNotificationServer` gives them one).
+    static let noDesktop = BusAddress.address("disabled:")
+
     static func embeddedCenter(_ home: DaemonHome) -> UNUserNotificationCenter {
         EmbeddedCenter.make(
-            EmbeddedCenter.Configuration(authorization: FixedAuthorization.allowAll, dataDirectory: home.embeddedDataDirectory), appIdentifier: app)
+            EmbeddedCenter.Configuration(authorization: FixedAuthorization.allowAll, dataDirectory: home.embeddedDataDirectory, desktopBus: Self.noDesktop), appIdentifier: app)
     }
 
     /// What the script below saw: equal in both modes.
@@ -169,7 +174,7 @@ struct ClientModeTests {
         #expect(await center.pendingNotificationRequests().isEmpty)
 
         let embedded = EmbeddedCenter.make(
-            EmbeddedCenter.Configuration(authorization: FixedAuthorization.denyAll, dataDirectory: home.embeddedDataDirectory), appIdentifier: Self.app)
+            EmbeddedCenter.Configuration(authorization: FixedAuthorization.denyAll, dataDirectory: home.embeddedDataDirectory, desktopBus: Self.noDesktop), appIdentifier: Self.app)
         #expect(try await embedded.requestAuthorization(options: [.alert]) == false)
         await #expect { try await embedded.add(Self.request("n", trigger: nil)) } throws: { ($0 as? UNError)?.code == .notificationsNotAllowed }
         user.close()
@@ -258,6 +263,33 @@ struct ClientModeTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// Without chimed and without a presenter of its own, an app on a desktop shows its notifications
+    /// through the desktop's notification server, which also asks the user for permission.
+    @Test func embeddedOnADesktopPresentsThroughItsNotificationServer() async throws {
+        let bus = try await PrivateBus.start()
+        let server = try await FakeNotificationServer.start(on: bus)
+        do {
+            let home = try DaemonHome()
+            let center = EmbeddedCenter.make(
+                EmbeddedCenter.Configuration(dataDirectory: home.embeddedDataDirectory, desktopBus: .address(bus.address)), appIdentifier: Self.app)
+            async let granted = center.requestAuthorization(options: [.alert, .sound])
+            let prompt = try await server.nextCall("Notify")
+            #expect(prompt.actions == ["chime-allow", "Allow", "chime-deny", "Don't Allow"])
+            try await server.invoke(id: prompt.id, key: "chime-allow")
+            #expect(try await granted)
+
+            try await center.add(Self.request("standup", trigger: nil))
+            let shown = try await server.nextCall("Notify") { $0.summary == "Standup" }
+            #expect(shown.body == "In ten minutes")
+        } catch {
+            await server.stop()
+            await bus.stop()
+            throw error
+        }
+        await server.stop()
+        await bus.stop()
+    }
+
     @Test func responsesQueuedWhileTheAppWasAwayReachItsDelegateOnceInOrder() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()
@@ -341,7 +373,7 @@ struct ClientModeTests {
 
     static func processCenter(_ home: DaemonHome, mode: CenterMode?) -> UNUserNotificationCenter {
         EmbeddedCenter.make(
-            EmbeddedCenter.Configuration(authorization: FixedAuthorization.allowAll, dataDirectory: home.embeddedDataDirectory), appIdentifier: app,
+            EmbeddedCenter.Configuration(authorization: FixedAuthorization.allowAll, dataDirectory: home.embeddedDataDirectory, desktopBus: Self.noDesktop), appIdentifier: app,
             mode: mode, daemonPaths: home.paths, log: SilentLog())
     }
 

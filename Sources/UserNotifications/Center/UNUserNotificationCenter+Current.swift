@@ -1,5 +1,6 @@
 #if !canImport(Darwin)
 import ChimeCore
+import ChimeDesktop
 public import ChimeEngine
 public import ChimeIPC
 import ChimeSQLite
@@ -37,8 +38,10 @@ extension UNUserNotificationCenter {
     ///   `~/.local/share/chime/`; folders are created), one file per app so embedded engines in different
     ///   processes never present each other's notifications; attachments moved to
     ///   `$XDG_DATA_HOME/chime/attachments`.
-    /// - **Engine**: the system clock; the presenter and authorization given to `configureEmbedded`, by
-    ///   default one line per notification on standard error and every request allowed; strings tables
+    /// - **Engine**: the system clock; the presenter and authorization given to `configureEmbedded`; by
+    ///   default the desktop's notification server when one answers on the session bus (notifications
+    ///   with buttons, and the permission question as a notification), else one line per notification on
+    ///   standard error with every request allowed; strings tables
     ///   from the main bundle's `.lproj` folders. It opens and starts on the first call that needs it; if
     ///   the store cannot be opened, that call fails (and the next one tries again).
     ///
@@ -128,6 +131,8 @@ enum EmbeddedCenter {
         var authorization: (any AuthorizationResolver)?
         var dataDirectory: URL?
         var engineOpened: (@Sendable (NotificationEngine) async -> Void)?
+        /// Where to look for a desktop notification server when no presenter is given.
+        var desktopBus = BusAddress.session
     }
 
     static let configuration = Locked<(configuration: Configuration, made: Bool)>((Configuration(), false))
@@ -197,6 +202,21 @@ enum EmbeddedCenter {
         }
     }
 
+    /// The presenter given to `configureEmbedded`; else the desktop's notification server when one answers
+    /// (which also asks the user for permission, with a notification); else one line per notification on
+    /// standard error, every request allowed.
+    private static func presenter(
+        for configuration: Configuration, log: any EngineLog
+    ) async -> (any NotificationPresenter, any AuthorizationResolver) {
+        if let presenter = configuration.presenter { return (presenter, FixedAuthorization.allowAll) }
+        let desktop = DesktopPresenter(configuration: .init(bus: configuration.desktopBus, callTimeout: .seconds(2)), log: log)
+        if let server = await desktop.notificationServer() {
+            log.debug("UserNotifications: notifications show through \(server.name.isEmpty ? "the desktop's notification server" : server.name)")
+            return (desktop, desktop)
+        }
+        return (StandardErrorPresenter(), FixedAuthorization.allowAll)
+    }
+
     private static func open(_ configuration: Configuration, appIdentifier: String, log: any EngineLog) async throws -> AppNotificationCenter {
         let directory = configuration.dataDirectory
             ?? EmbeddedPaths.dataDirectory(environment: ProcessInfo.processInfo.environment, homeDirectory: NSHomeDirectory())
@@ -207,9 +227,10 @@ enum EmbeddedCenter {
         let store = try await SQLiteNotificationStore(path: storeFile.path)
         var engineConfiguration = EngineConfiguration()
         engineConfiguration.attachmentsDirectory = attachments
+        let (presenter, asker) = await presenter(for: configuration, log: log)
         let engine = NotificationEngine(
-            store: store, clock: clock, presenter: configuration.presenter ?? StandardErrorPresenter(),
-            authorization: configuration.authorization ?? FixedAuthorization.allowAll, log: log, configuration: engineConfiguration)
+            store: store, clock: clock, presenter: presenter, authorization: configuration.authorization ?? asker, log: log,
+            configuration: engineConfiguration)
         if let resources = Bundle.main.resourceURL, let localizer = try? NotificationLocalizer(contentsOf: resources), !localizer.tables.isEmpty {
             await engine.setLocalizer(localizer, for: appIdentifier)
         }
