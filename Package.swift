@@ -109,7 +109,8 @@ let package = Package(
         // What the tests of real components share: child processes, a private D-Bus, the scripted
         // notification server, dunst on a virtual screen (not a product; only test targets use it).
         .target(
-            name: "ChimeTestSupport", dependencies: ["ChimeDesktop", "ChimeEngine", "ChimeCore"], path: "Tests/ChimeTestSupport",
+            name: "ChimeTestSupport", dependencies: ["ChimeClient", "ChimeIPC", "ChimeDesktop", "ChimeEngine", "ChimeCore"],
+            path: "Tests/ChimeTestSupport",
             exclude: ["fake_notification_server.py"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
         .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting"]),

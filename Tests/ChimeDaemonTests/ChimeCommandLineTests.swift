@@ -2,6 +2,7 @@ import ChimeCLI
 import ChimeClient
 import ChimeCore
 import ChimeIPC
+import ChimeTestSupport
 import Foundation
 import Testing
 

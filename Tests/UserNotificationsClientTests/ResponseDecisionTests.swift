@@ -47,7 +47,7 @@ struct ResponseDecisionTests {
         let leaving = try await DaemonClient.connect(appIdentifier: Self.app, subscribe: true, decidesResponses: true, paths: home.paths)
         let user = try await home.connectAsUser()
         async let result = user.respond(app: Self.app, notification: "r1", action: .action("rate"))
-        guard case .response = try await next(leaving) else { Issue.record("expected the response event"); return }
+        guard case .response = try await nextEvent(leaving) else { Issue.record("expected the response event"); return }
         let left = ContinuousClock.now
         leaving.close()
         #expect(try await result.deliveredToApp)
@@ -65,29 +65,12 @@ struct ResponseDecisionTests {
         let deciding = try await DaemonClient.connect(appIdentifier: Self.app, subscribe: true, decidesResponses: true, paths: home.paths)
         let user = try await home.connectAsUser()
         async let result = user.respond(app: Self.app, notification: "r1", action: .action("rate"))
-        guard case .response(let event) = try await next(deciding) else { Issue.record("expected the response event"); return }
+        guard case .response(let event) = try await nextEvent(deciding) else { Issue.record("expected the response event"); return }
         try await deciding.acknowledge(event, disposition: WireDisposition(outcome: .dismiss))
         #expect(try await result.deliveredToApp)
         #expect(try await user.deliveredNotifications(app: Self.app).isEmpty)
         #expect(try await user.apps().first { $0.entry.identifier == Self.app }?.queuedResponses == 0)
         for client in [app, deciding, user] { client.close() }
         #expect(await daemon.terminate() == 0)
-    }
-
-    /// The next event, within a deadline.
-    func next(_ client: DaemonClient, within seconds: Double = 10) async throws -> DaemonEvent {
-        try await withThrowingTaskGroup(of: DaemonEvent?.self) { group in
-            group.addTask {
-                for await event in client.events { return event }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                throw Timeout(description: "no event within \(seconds) s")
-            }
-            defer { group.cancelAll() }
-            guard let event = try await group.next() ?? nil else { throw Timeout(description: "the event stream ended") }
-            return event
-        }
     }
 }

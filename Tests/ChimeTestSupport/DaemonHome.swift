@@ -1,0 +1,101 @@
+public import ChimeClient
+public import ChimeIPC
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private home for `chimed`: its own XDG_DATA_HOME and XDG_RUNTIME_DIR under a temporary folder,
+/// removed when the home goes away. Daemons started in it share the store, the registry and the queue,
+/// as a restart would.
+public final class DaemonHome: Sendable {
+    public let root: URL
+    public let paths: DaemonPaths
+
+    public init() throws {
+        root = URL(fileURLWithPath: "/tmp/chimed-test-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
+        paths = DaemonPaths(environment: Self.environment(root))
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// The XDG variables that point `chimed`, `chime` and apps at this home.
+    public var environment: [String: String] { Self.environment(root) }
+
+    /// A data directory for an embedded engine, beside the daemon's.
+    public var embeddedDataDirectory: URL { root.appendingPathComponent("embedded") }
+
+    private static func environment(_ root: URL) -> [String: String] {
+        ["XDG_DATA_HOME": root.appendingPathComponent("data").path, "XDG_RUNTIME_DIR": root.appendingPathComponent("run").path]
+    }
+
+    /// Starts `chimed --presenter log --authorization allow --verbose` and waits until it listens; with a
+    /// `bus`, starts `chimed --verbose` (the presenter it chooses) on that session bus.
+    public func start(_ extra: [String] = [], bus: PrivateBus? = nil) async throws -> RunningDaemon {
+        let arguments = bus == nil ? ["--presenter", "log", "--authorization", "allow", "--verbose"] : ["--verbose"]
+        let process = try ChildProcess(
+            Self.executable, arguments + extra, environment: environment.merging(bus?.environment ?? [:]) { $1 }, name: "chimed")
+        _ = try await process.errors.take("listening", where: { $0.contains("chimed: info: chimed") && $0.contains("listening on") })
+        return RunningDaemon(process: process, home: self)
+    }
+
+    /// The built `chimed`, next to the test bundle.
+    public static var executable: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("chimed").path
+    }
+
+    /// A connection as an app makes it.
+    public func connect(app: String? = nil, subscribe: Bool = false, foreground: Bool = false) async throws -> DaemonClient {
+        try await DaemonClient.connect(appIdentifier: app, subscribe: subscribe, foreground: foreground, paths: paths)
+    }
+
+    /// A connection as the CLI or the desktop makes it (no app).
+    public func connectAsUser() async throws -> DaemonClient {
+        try await DaemonClient.connect(paths: paths)
+    }
+}
+
+/// A `chimed` started in a `DaemonHome`.
+public struct RunningDaemon: Sendable {
+    public let process: ChildProcess
+    public let home: DaemonHome
+
+    public var log: LineLog { process.errors }
+
+    /// SIGTERM, then the exit status.
+    public func terminate() async -> Int32 {
+        kill(process.processIdentifier, SIGTERM)
+        return await process.exitStatus()
+    }
+
+    public func killHard() async {
+        kill(process.processIdentifier, SIGKILL)
+        _ = await process.exitStatus()
+    }
+
+    /// Waits for the log line saying the notification was presented (the log presenter writes it).
+    public func presented(_ app: String, _ identifier: String, within seconds: Double = 10) async throws {
+        _ = try await log.take("\(app)/\(identifier) presented", within: seconds) { $0.hasSuffix("chimed: info: presented \(app)/\(identifier)") }
+    }
+}
+
+/// The next event a client receives, within a deadline.
+public func nextEvent(_ client: DaemonClient, within seconds: Double = 10) async throws -> DaemonEvent {
+    try await withThrowingTaskGroup(of: DaemonEvent?.self) { group in
+        group.addTask {
+            for await event in client.events { return event }
+            return nil
+        }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            throw Timeout(description: "no event within \(seconds) s")
+        }
+        defer { group.cancelAll() }
+        guard let event = try await group.next() ?? nil else { throw Timeout(description: "the event stream ended") }
+        return event
+    }
+}
