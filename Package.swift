@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTesting"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
         .testTarget(name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore", "ChimeSQLite"]),
-        .testTarget(name: "ChimeTerminalTests", dependencies: ["ChimeTerminal", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
+        .testTarget(name: "ChimeTerminalTests", dependencies: ["ChimeTerminal", "ChimeEngine", "ChimeTesting", "ChimeTestSupport", "ChimeCore"]),
         // Against real components: a private dbus-daemon per test, a scripted notification server in Python
         // (dbus-next), and dunst under Xvfb.
         .testTarget(

@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeEngine
 import ChimeTerminal
 import ChimeTesting
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ struct TerminalPresenterTests {
     @Test func thePhotoPostShowsItsActionsAndTheChoiceReachesTheApp() async throws {
         let app = RecordingApp()
         let (h, center) = try await TerminalHarness.started(categories: [Seeds.photoCategory()], app: app)
-        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost()))
+        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost(attachment: Seeds.logoImage())))
         try await h.expectScreen(
             """
             \u{7}
@@ -55,7 +56,7 @@ struct TerminalPresenterTests {
         var settings = try await center.notificationSettings()
         settings.showPreviewsSetting = .never
         try await center.updateSettings(settings)
-        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost()))
+        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost(attachment: Seeds.logoImage())))
         // The category keeps the title (`hiddenPreviewsShowTitle`); body and attachment are hidden.
         try await h.expectScreen(
             """
@@ -74,7 +75,7 @@ struct TerminalPresenterTests {
     @Test func dismissingReachesTheAppOnlyWhenItsCategoryAsks() async throws {
         let app = RecordingApp()
         let (h, center) = try await TerminalHarness.started(categories: [Seeds.photoCategory(), Seeds.alarmCategory()], app: app)
-        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost()))  // customDismissAction
+        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost(attachment: Seeds.logoImage())))  // customDismissAction
         _ = try await h.screen.next(through: "Choice: ")
         h.type("d")
         try await h.expectScreen("d\n  → Dismissed. Photos was told.\n")
@@ -91,7 +92,7 @@ struct TerminalPresenterTests {
     @Test func openingIsTheDefaultActionAndBringsTheAppForward() async throws {
         let app = RecordingApp()
         let (h, center) = try await TerminalHarness.started(categories: [Seeds.photoCategory()], app: app)
-        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost()))
+        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost(attachment: Seeds.logoImage())))
         _ = try await h.screen.next(through: "Choice: ")
         h.type("o")
         try await h.expectScreen("o\n  → Opened. Photos comes to the front.\n")
@@ -209,7 +210,7 @@ struct TerminalPresenterTests {
     @Test func invalidInputAsksAgainAndChangesNothing() async throws {
         let app = RecordingApp()
         let (h, center) = try await TerminalHarness.started(categories: [Seeds.photoCategory()], app: app)
-        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost()))
+        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost(attachment: Seeds.logoImage())))
         _ = try await h.screen.next(through: "Choice: ")
         h.type("7")
         try await h.expectScreen("7\n  “7” is not a choice: type 1-2, o, d, or press Enter for later.\nChoice: ")
@@ -226,7 +227,7 @@ struct TerminalPresenterTests {
     @Test func aNotificationArrivingDuringAPromptWaitsItsTurn() async throws {
         let app = RecordingApp()
         let (h, center) = try await TerminalHarness.started(categories: [Seeds.photoCategory(), Seeds.alarmCategory()], app: app)
-        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost()))
+        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost(attachment: Seeds.logoImage())))
         _ = try await h.screen.next(through: "Choice: ")
         try await center.add(TerminalHarness.request("alarm-1", Seeds.alarm()))
         await h.delivered()  // the alarm reached the presenter; nothing is written into the open prompt
@@ -253,7 +254,7 @@ struct TerminalPresenterTests {
     @Test func theEndOfInputClosesThePromptAndLaterNotificationsAreOnlyShown() async throws {
         let app = RecordingApp()
         let (h, center) = try await TerminalHarness.started(categories: [Seeds.photoCategory(), Seeds.alarmCategory()], app: app)
-        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost()))
+        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost(attachment: Seeds.logoImage())))
         _ = try await h.screen.next(through: "Choice: ")
         try h.closeInput()
         try await h.expectScreen("\n  Input closed.\n")
@@ -305,7 +306,7 @@ struct TerminalPresenterTests {
     @Test func aPassiveNotificationIsOneQuietLineWithoutBellOrPrompt() async throws {
         let app = RecordingApp()
         let (h, center) = try await TerminalHarness.started(categories: [Seeds.photoCategory()], app: app)
-        var content = try Seeds.photoPost()
+        var content = try Seeds.photoPost(attachment: Seeds.logoImage())
         content.interruptionLevel = .passive
         try await center.add(TerminalHarness.request("photo-1", content))
         await h.delivered()
@@ -317,7 +318,7 @@ struct TerminalPresenterTests {
     @Test func aNotificationRemovedByTheAppLeavesThePrompt() async throws {
         let app = RecordingApp()
         let (h, center) = try await TerminalHarness.started(categories: [Seeds.photoCategory()], app: app)
-        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost()))
+        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost(attachment: Seeds.logoImage())))
         _ = try await h.screen.next(through: "Choice: ")
         try await center.removeDeliveredNotifications(withIdentifiers: ["photo-1"])
         try await h.expectScreen("\n  The notification was removed.\n")

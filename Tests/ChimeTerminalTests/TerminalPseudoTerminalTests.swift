@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeEngine
 import ChimeTerminal
 import ChimeTesting
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ struct TerminalPseudoTerminalTests {
         let app = RecordingApp()
         let (h, center) = try await TerminalHarness.started(.pseudoTerminal, categories: [Seeds.photoCategory()], app: app)
         #expect(h.presenter.usesColors)
-        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost()))
+        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost(attachment: Seeds.logoImage())))
         let (b, d, r) = (Self.bold, Self.dim, Self.reset)
         try await h.expectScreen(
             """
@@ -59,7 +60,7 @@ struct TerminalPseudoTerminalTests {
     @Test func ctrlDEndsTheInput() async throws {
         let app = RecordingApp()
         let (h, center) = try await TerminalHarness.started(.pseudoTerminal, environment: ["NO_COLOR": "1"], app: app)
-        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost()))
+        try await center.add(TerminalHarness.request("photo-1", Seeds.photoPost(attachment: Seeds.logoImage())))
         _ = try await h.screen.next(through: "Choice: ")
         h.press("\u{4}")
         try await h.expectScreen("\n  Input closed.\n")
