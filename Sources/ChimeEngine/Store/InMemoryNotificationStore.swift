@@ -4,14 +4,20 @@ public import Foundation
 /// A store that keeps everything in memory: for tests, previews and apps that want no persistence.
 ///
 /// Meets every `NotificationStore` requirement except durability across processes (nothing outlives the
-/// process). `pendingFires` scans all pending requests, which is fine for thousands, not for millions;
-/// use the SQLite store for scale.
+/// process). `pendingFires` and the list pages scan and sort all pending requests, which is fine for
+/// thousands, not for millions; use the SQLite store for scale.
 public actor InMemoryNotificationStore: NotificationStore {
     private var apps: [String: AppRecord] = [:]
     private var pending: [RequestKey: PendingRequest] = [:]
     /// Delivered notifications per app, oldest first.
-    private var delivered: [String: [DeliveredNotification]] = [:]
+    private var delivered: [String: [Delivery]] = [:]
     private var missed: [String: [MissedFire]] = [:]
+
+    /// A delivered notification with the number that orders it in the delivered list.
+    private struct Delivery {
+        var sequence: Int64
+        var notification: DeliveredNotification
+    }
 
     public init() {}
 
@@ -71,6 +77,33 @@ public actor InMemoryNotificationStore: NotificationStore {
         return Array(fires.filter { $0.date <= through && after?.covers($0) != true }.sorted().prefix(limit))
     }
 
+    public func pendingPage(appIdentifier: String?, after position: PendingListPosition?, limit: Int) -> [PendingRequest] {
+        precondition(limit >= 1, "a page holds at least one request")
+        let listed = pending.values.filter { request in
+            (appIdentifier == nil || request.appIdentifier == appIdentifier)
+                && position.map { Self.precedes($0, PendingListPosition(request)) } ?? true
+        }
+        return Array(listed.sorted { Self.precedes(PendingListPosition($0), PendingListPosition($1)) }.prefix(limit))
+    }
+
+    public func pendingTotal(appIdentifier: String?) -> Int {
+        guard let appIdentifier else { return pending.count }
+        return pending.keys.count { $0.appIdentifier == appIdentifier }
+    }
+
+    /// Whether `lhs` comes before `rhs` in the pending list: dated before undated, earlier before later,
+    /// then by key in `RequestKey`'s byte order, the order the SQLite store's indexes give.
+    private static func precedes(_ lhs: PendingListPosition, _ rhs: PendingListPosition) -> Bool {
+        switch (lhs.nextFireDate, rhs.nextFireDate) {
+        case (let l?, let r?) where l != r: l < r
+        case (nil, _?): false
+        case (_?, nil): true
+        default:
+            RequestKey(appIdentifier: lhs.appIdentifier, requestIdentifier: lhs.requestIdentifier)
+                < RequestKey(appIdentifier: rhs.appIdentifier, requestIdentifier: rhs.requestIdentifier)
+        }
+    }
+
     public func floatingCalendarRequests() -> [PendingRequest] {
         pending.values.filter { request in
             if case .calendar(let trigger) = request.request.trigger { return trigger.pinnedTimeZone == nil }
@@ -90,8 +123,10 @@ public actor InMemoryNotificationStore: NotificationStore {
             guard let request = pending[record.key], request.nextFireDate == record.firedDate else { continue }
             let app = record.key.appIdentifier
             if let notification = record.delivered {
-                delivered[app, default: []].removeAll { $0.identifier == notification.identifier }
-                delivered[app, default: []].append(notification)
+                // Numbered before the replaced one leaves, as the SQLite store does: one past the newest.
+                let sequence = (delivered[app]?.last?.sequence ?? 0) + 1
+                delivered[app, default: []].removeAll { $0.notification.identifier == notification.identifier }
+                delivered[app, default: []].append(Delivery(sequence: sequence, notification: notification))
                 if let badge = notification.request.content.badge {
                     var appRecord = apps[app] ?? AppRecord(appIdentifier: app)
                     appRecord.badgeCount = badge
@@ -112,25 +147,52 @@ public actor InMemoryNotificationStore: NotificationStore {
     }
 
     public func deliveredNotifications(appIdentifier: String) -> [DeliveredNotification] {
-        (delivered[appIdentifier] ?? []).reversed()
+        (delivered[appIdentifier] ?? []).reversed().map(\.notification)
+    }
+
+    public func deliveredPage(appIdentifier: String?, after position: DeliveredListPosition?, limit: Int) -> [DeliveredListEntry] {
+        precondition(limit >= 1, "a page holds at least one notification")
+        let apps = delivered.keys.filter { appIdentifier == nil || $0 == appIdentifier }
+        let listed = apps.flatMap { app in
+            delivered[app, default: []].map { delivery in
+                DeliveredListEntry(
+                    position: DeliveredListPosition(appIdentifier: app, sequence: delivery.sequence), notification: delivery.notification)
+            }
+        }
+        let after = listed.filter { entry in position.map { Self.precedes($0, entry.position) } ?? true }
+        return Array(after.sorted { Self.precedes($0.position, $1.position) }.prefix(limit))
+    }
+
+    public func deliveredTotal(appIdentifier: String?) -> Int {
+        guard let appIdentifier else { return delivered.values.reduce(0) { $0 + $1.count } }
+        return delivered[appIdentifier]?.count ?? 0
+    }
+
+    /// Whether `lhs` comes before `rhs` in the delivered list: by app in byte order, then newest first.
+    private static func precedes(_ lhs: DeliveredListPosition, _ rhs: DeliveredListPosition) -> Bool {
+        if lhs.appIdentifier != rhs.appIdentifier {
+            return lhs.appIdentifier.utf8.lexicographicallyPrecedes(rhs.appIdentifier.utf8)
+        }
+        return lhs.sequence > rhs.sequence
     }
 
     public func deliveredNotification(appIdentifier: String, identifier: String) -> DeliveredNotification? {
-        delivered[appIdentifier]?.first { $0.identifier == identifier }
+        delivered[appIdentifier]?.first { $0.notification.identifier == identifier }?.notification
     }
 
     public func deliveredCount(appIdentifier: String, threadIdentifier: String) -> Int {
-        (delivered[appIdentifier] ?? []).count { $0.request.content.threadIdentifier == threadIdentifier }
+        (delivered[appIdentifier] ?? []).count { $0.notification.request.content.threadIdentifier == threadIdentifier }
     }
 
     public func updateDelivered(appIdentifier: String, _ notification: DeliveredNotification) {
-        guard let index = delivered[appIdentifier]?.firstIndex(where: { $0.identifier == notification.identifier }) else { return }
-        delivered[appIdentifier]?[index] = notification
+        let index = delivered[appIdentifier]?.firstIndex { $0.notification.identifier == notification.identifier }
+        guard let index else { return }
+        delivered[appIdentifier]?[index].notification = notification
     }
 
     public func removeDelivered(appIdentifier: String, identifiers: [String]?) -> [String] {
-        let removed = (delivered[appIdentifier] ?? []).map(\.identifier).filter { identifiers?.contains($0) ?? true }
-        delivered[appIdentifier]?.removeAll { removed.contains($0.identifier) }
+        let removed = (delivered[appIdentifier] ?? []).map(\.notification.identifier).filter { identifiers?.contains($0) ?? true }
+        delivered[appIdentifier]?.removeAll { removed.contains($0.notification.identifier) }
         return removed
     }
 
