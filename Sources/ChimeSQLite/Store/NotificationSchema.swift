@@ -63,5 +63,16 @@ enum NotificationSchema {
                 INSERT INTO delivered_thread (app_id, thread_id, count)
                     SELECT app_id, thread_id, count(*) FROM delivered GROUP BY app_id, thread_id;
                 """),
+        // Listing pending requests page by page, in the order by next fire date with undated requests
+        // last, must read each page from an index. One app's dated requests come in order from
+        // (app_id, next_fire, request_id); every app's undated requests, which no index on next_fire
+        // can give in (app_id, request_id) order, from a partial index that holds only them (so it costs
+        // nothing for the dated requests the scheduler writes all the time).
+        SQLiteMigration(
+            version: 3, name: "pending list pages",
+            sql: """
+                CREATE INDEX pending_by_app_next_fire ON pending (app_id, next_fire, request_id);
+                CREATE INDEX pending_undated ON pending (app_id, request_id) WHERE next_fire IS NULL;
+                """),
     ]
 }

@@ -8,7 +8,8 @@ import Synchronization
 /// Meets every `NotificationStore` requirement (checked by `StoreConformance`), including durability:
 /// each mutating call returns after the transaction holding its change committed with `synchronous=FULL`,
 /// and concurrent calls share transactions (group commit). The scheduler's page queries use an index on
-/// the next fire date, so they cost the same with a thousand pending requests or millions.
+/// the next fire date, so they cost the same with a thousand pending requests or millions; so do the
+/// pages of the pending and delivered lists, each read from an index in the list's order.
 ///
 /// ```swift
 /// let store = try await SQLiteNotificationStore(path: dataDirectory.appendingPathComponent("chime.sqlite").path)
@@ -197,7 +198,7 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
-    private static func pendingRequest(_ row: [SQLiteValue]) throws -> PendingRequest {
+    static func pendingRequest(_ row: [SQLiteValue]) throws -> PendingRequest {
         guard let app = row[0].text, let added = row[1].date else { throw StoreCoding.corruptRow }
         return PendingRequest(
             appIdentifier: app, request: try StoreCoding.decode(NotificationRequest.self, from: row[3]), addedDate: added,
