@@ -43,6 +43,10 @@ public enum StoreConformance {
         Check(name: "delivered notifications are listed, counted, updated and removed", body: deliveredLifecycle),
         Check(name: "apps do not see each other's requests", body: appsAreIsolated),
         Check(name: "a redelivery replaces the notification and moves it to its new thread", body: redeliveryMovesThread),
+        Check(name: "pending pages of any size list every app's requests in order", body: pendingPagesListEveryApp),
+        Check(name: "one app's pending pages hold its requests only, and totals count per app", body: pendingPagesOfOneApp),
+        Check(name: "pending pages go on after the request at a page boundary is removed", body: pendingPagesSurviveRemoval),
+        Check(name: "delivered pages list apps in order, newest first, with totals", body: deliveredPages),
     ]
 
     // MARK: Fixtures
@@ -70,6 +74,75 @@ public enum StoreConformance {
 
     static func key(_ identifier: String, app: String = app) -> RequestKey {
         RequestKey(appIdentifier: app, requestIdentifier: identifier)
+    }
+
+    /// Three apps' requests for the list pages: equal fire dates within and across apps, a date one
+    /// representable step after another, and requests that never fire by themselves.
+    static func listFixture() throws -> [PendingRequest] {
+        let ten = t0.addingTimeInterval(10)
+        let tenAndAStep = Date(timeIntervalSinceReferenceDate: ten.timeIntervalSinceReferenceDate.nextUp)
+        let requests: [(app: String, identifier: String, date: Date?)] = [
+            ("list.b", "x", ten), ("list.a", "y", ten), ("list.c", "u3", nil), ("list.a", "b", ten),
+            ("list.c", "a", t0.addingTimeInterval(5)), ("list.a", "z", t0.addingTimeInterval(20)), ("list.b", "u2", nil),
+            ("list.c", "f", tenAndAStep), ("list.a", "u1", nil), ("list.b", "u0", nil), ("list.b", "a", t0.addingTimeInterval(30)),
+            ("list.a", "late", t0.addingTimeInterval(40)),
+        ]
+        return try requests.map { app, identifier, date in
+            PendingRequest(appIdentifier: app, request: try request(identifier), addedDate: t0, nextFireDate: date)
+        }
+    }
+
+    /// `listFixture()` in list order, written out from the rules: by date, undated last, then app, then
+    /// identifier.
+    static let listOrder = [
+        "list.c/a",  // 5 s
+        "list.a/b", "list.a/y", "list.b/x",  // 10 s
+        "list.c/f",  // a step after 10 s
+        "list.a/z",  // 20 s
+        "list.b/a",  // 30 s
+        "list.a/late",  // 40 s
+        "list.a/u1", "list.b/u0", "list.b/u2", "list.c/u3",  // undated
+    ]
+
+    /// The pending list read in pages of `size` from `position` on, up to the first page that is not full.
+    static func pendingPages(
+        _ store: any NotificationStore, appIdentifier: String?, size: Int, after position: PendingListPosition? = nil, line: Int = #line
+    ) async throws -> [PendingRequest] {
+        var listed: [PendingRequest] = []
+        var position = position
+        for _ in 0...1000 {
+            let page = try await store.pendingPage(appIdentifier: appIdentifier, after: position, limit: size)
+            try expect(page.count <= size, "a page of at most \(size) holds \(page.count)", line: line)
+            listed += page
+            guard page.count == size, let last = page.last else { return listed }
+            position = PendingListPosition(last)
+        }
+        throw StoreConformanceFailure(message: "pages of \(size) do not end", line: line)
+    }
+
+    /// The delivered list read in pages of `size` from `position` on, up to the first page that is not full.
+    static func deliveredPages(
+        _ store: any NotificationStore, appIdentifier: String?, size: Int, after position: DeliveredListPosition? = nil, line: Int = #line
+    ) async throws -> [DeliveredListEntry] {
+        var listed: [DeliveredListEntry] = []
+        var position = position
+        for _ in 0...1000 {
+            let page = try await store.deliveredPage(appIdentifier: appIdentifier, after: position, limit: size)
+            try expect(page.count <= size, "a page of at most \(size) holds \(page.count)", line: line)
+            listed += page
+            guard page.count == size, let last = page.last else { return listed }
+            position = last.position
+        }
+        throw StoreConformanceFailure(message: "pages of \(size) do not end", line: line)
+    }
+
+    /// Delivers the app's request through a recorded fire at `seconds` after `t0`, as the engine does.
+    static func deliver(_ identifier: String, app: String, at seconds: TimeInterval, to store: any NotificationStore) async throws {
+        let pendingRequest = try pending(identifier, app: app, at: seconds)
+        try await store.addPending([pendingRequest])
+        let notification = try DeliveredNotification(request: pendingRequest.request, date: t0.addingTimeInterval(seconds))
+        let fired = t0.addingTimeInterval(seconds)
+        _ = try await store.recordFires([FireRecord(key: pendingRequest.key, firedDate: fired, delivered: notification, nextFireDate: nil)])
     }
 
     static func expect(_ condition: Bool, _ message: @autoclosure () -> String, line: Int = #line) throws {
@@ -252,6 +325,118 @@ public enum StoreConformance {
             "counted once, in the thread of its last delivery")
         _ = try await store.removeDelivered(appIdentifier: app, identifiers: nil)
         try expect(try await store.deliveredCount(appIdentifier: app, threadIdentifier: "chat") == 0, "removal uncounts it")
+    }
+
+    static func pendingPagesListEveryApp(_ store: any NotificationStore) async throws {
+        let requests = try listFixture()
+        try await store.addPending(requests)
+        let whole = try await store.pendingPage(appIdentifier: nil, after: nil, limit: 1000)
+        let labels = whole.map(\.key.description)
+        try expect(labels == listOrder, "one page holds the whole list in order (got \(labels))")
+        try expect(Set(whole) == Set(requests), "every field of every request comes back")
+        for size in [1, 2, 3, 7, listOrder.count, 50] {
+            let paged = try await pendingPages(store, appIdentifier: nil, size: size)
+            try expect(paged == whole, "pages of \(size) give what one page gives (got \(paged.map(\.key.description)))")
+        }
+        try expect(try await store.pendingTotal(appIdentifier: nil) == listOrder.count, "the total counts every app's requests")
+    }
+
+    static func pendingPagesOfOneApp(_ store: any NotificationStore) async throws {
+        try await store.addPending(try listFixture())
+        let lists = [
+            "list.a": ["list.a/b", "list.a/y", "list.a/z", "list.a/late", "list.a/u1"],
+            "list.b": ["list.b/x", "list.b/a", "list.b/u0", "list.b/u2"],
+            "list.c": ["list.c/a", "list.c/f", "list.c/u3"],
+        ]
+        for (app, order) in lists {
+            for size in [1, 2, 3, 7] {
+                let paged = try await pendingPages(store, appIdentifier: app, size: size).map(\.key.description)
+                try expect(paged == order, "pages of \(size) of \(app) give its requests in order (got \(paged))")
+            }
+            try expect(try await store.pendingTotal(appIdentifier: app) == order.count, "the total of \(app) counts its requests only")
+        }
+        try expect(try await store.pendingTotal(appIdentifier: "list.none") == 0, "an app without requests has none")
+        let none = try await store.pendingPage(appIdentifier: "list.none", after: nil, limit: 10)
+        try expect(none.isEmpty, "an app without requests lists none")
+
+        // A position from the list of every app continues one app's list at the same place.
+        let ten = t0.addingTimeInterval(10)
+        let positions: [(date: Date?, app: String, identifier: String, rest: [String])] = [
+            (ten, "list.a", "y", ["list.b/x", "list.b/a", "list.b/u0", "list.b/u2"]),
+            (ten, "list.b", "x", ["list.b/a", "list.b/u0", "list.b/u2"]),
+            (ten, "list.c", "", ["list.b/a", "list.b/u0", "list.b/u2"]),
+            (nil, "list.a", "u1", ["list.b/u0", "list.b/u2"]),
+            (nil, "list.b", "u0", ["list.b/u2"]),
+            (nil, "list.c", "u3", []),
+        ]
+        for (date, app, identifier, rest) in positions {
+            let position = PendingListPosition(nextFireDate: date, appIdentifier: app, requestIdentifier: identifier)
+            let paged = try await pendingPages(store, appIdentifier: "list.b", size: 2, after: position).map(\.key.description)
+            try expect(paged == rest, "list.b after \(position) (got \(paged))")
+        }
+    }
+
+    static func pendingPagesSurviveRemoval(_ store: any NotificationStore) async throws {
+        try await store.addPending(try listFixture())
+        // Every boundary: inside a date, between dates, between dated and undated, among undated.
+        for boundary in 1...listOrder.count {
+            guard let last = try await store.pendingPage(appIdentifier: nil, after: nil, limit: boundary).last else {
+                throw StoreConformanceFailure(message: "a page of \(boundary) is empty", line: #line)
+            }
+            try await store.removePending(appIdentifier: last.appIdentifier, identifiers: [last.request.identifier])
+            let rest = try await pendingPages(store, appIdentifier: nil, size: 2, after: PendingListPosition(last)).map(\.key.description)
+            try expect(rest == Array(listOrder[boundary...]), "after removing \(last.key), the list goes on without it (got \(rest))")
+            let appRest = try await pendingPages(store, appIdentifier: last.appIdentifier, size: 2, after: PendingListPosition(last))
+                .map(\.key.description)
+            try expect(
+                appRest == listOrder[boundary...].filter { $0.hasPrefix(last.appIdentifier + "/") },
+                "after removing \(last.key), its app's list goes on without it (got \(appRest))")
+            try await store.addPending([last])
+        }
+    }
+
+    static func deliveredPages(_ store: any NotificationStore) async throws {
+        let deliveries = [
+            ("list.b", "m1"), ("list.a", "n1"), ("list.a", "n2"), ("list.c", "k1"), ("list.b", "m2"), ("list.a", "n3"), ("list.a", "n1"),
+        ]
+        for (index, (app, identifier)) in deliveries.enumerated() {
+            try await deliver(identifier, app: app, at: Double(index), to: store)
+        }
+        // By app, newest first; n1's second delivery made it list.a's newest.
+        let order = ["list.a/n1", "list.a/n3", "list.a/n2", "list.b/m2", "list.b/m1", "list.c/k1"]
+        func labels(_ entries: [DeliveredListEntry]) -> [String] {
+            entries.map { "\($0.position.appIdentifier)/\($0.notification.identifier)" }
+        }
+        let whole = try await store.deliveredPage(appIdentifier: nil, after: nil, limit: 1000)
+        try expect(labels(whole) == order, "one page holds the whole list in order (got \(labels(whole)))")
+        let titled = whole.allSatisfy { $0.notification.request.content.title == "Title \($0.notification.identifier)" }
+        try expect(titled, "entries carry their notifications")
+        try expect(whole[0].notification.date == t0.addingTimeInterval(6), "a re-delivered notification is listed as delivered last")
+        for size in [1, 2, 3, 7] {
+            let paged = try await deliveredPages(store, appIdentifier: nil, size: size)
+            try expect(paged == whole, "pages of \(size) give what one page gives (got \(labels(paged)))")
+            let app = try await deliveredPages(store, appIdentifier: "list.b", size: size)
+            try expect(labels(app) == ["list.b/m2", "list.b/m1"], "pages of \(size) of one app hold its own only (got \(labels(app)))")
+        }
+        for (app, total) in [("list.a", 3), ("list.b", 2), ("list.c", 1), ("list.none", 0)] {
+            try expect(try await store.deliveredTotal(appIdentifier: app) == total, "\(app) has \(total) delivered")
+        }
+        try expect(try await store.deliveredTotal(appIdentifier: nil) == order.count, "the total counts every app's notifications")
+        let continued = try await deliveredPages(store, appIdentifier: "list.b", size: 2, after: whole[0].position)
+        try expect(labels(continued) == ["list.b/m2", "list.b/m1"], "a position of an earlier app starts one app's list at its beginning")
+        let ended = try await deliveredPages(store, appIdentifier: "list.b", size: 2, after: whole[5].position)
+        try expect(ended.isEmpty, "a later app's position ends it")
+
+        // The notification at a page boundary removed, within an app and at an app's end.
+        let first = try await store.deliveredPage(appIdentifier: nil, after: nil, limit: 2)
+        _ = try await store.removeDelivered(appIdentifier: "list.a", identifiers: ["n3"])
+        let rest = try await deliveredPages(store, appIdentifier: nil, size: 2, after: first[1].position)
+        try expect(labels(rest) == ["list.a/n2", "list.b/m2", "list.b/m1", "list.c/k1"], "the list goes on after its boundary (got \(labels(rest)))")
+        let second = try await store.deliveredPage(appIdentifier: nil, after: nil, limit: 2)
+        _ = try await store.removeDelivered(appIdentifier: "list.a", identifiers: ["n2"])
+        let next = try await deliveredPages(store, appIdentifier: nil, size: 2, after: second[1].position)
+        try expect(labels(next) == ["list.b/m2", "list.b/m1", "list.c/k1"], "the next app follows a removed last one (got \(labels(next)))")
+        try expect(try await store.deliveredTotal(appIdentifier: nil) == 4, "removals leave the total")
     }
 
     static func appsAreIsolated(_ store: any NotificationStore) async throws {

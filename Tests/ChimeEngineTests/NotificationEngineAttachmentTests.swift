@@ -74,6 +74,10 @@ actor RefusingStore: NotificationStore {
     func pendingFires(after: SchedulerTimeline.Coverage?, through: Date, limit: Int) async throws -> [ScheduledFire] {
         await base.pendingFires(after: after, through: through, limit: limit)
     }
+    func pendingPage(appIdentifier: String?, after position: PendingListPosition?, limit: Int) async throws -> [PendingRequest] {
+        await base.pendingPage(appIdentifier: appIdentifier, after: position, limit: limit)
+    }
+    func pendingTotal(appIdentifier: String?) async throws -> Int { await base.pendingTotal(appIdentifier: appIdentifier) }
     func floatingCalendarRequests() async throws -> [PendingRequest] { await base.floatingCalendarRequests() }
     func updateNextFireDates(_ dates: [RequestKey: Date?]) async throws { await base.updateNextFireDates(dates) }
     func recordFires(_ records: [FireRecord]) async throws -> [FireRecord] { await base.recordFires(records) }
@@ -83,6 +87,10 @@ actor RefusingStore: NotificationStore {
     func deliveredNotification(appIdentifier: String, identifier: String) async throws -> DeliveredNotification? {
         await base.deliveredNotification(appIdentifier: appIdentifier, identifier: identifier)
     }
+    func deliveredPage(appIdentifier: String?, after position: DeliveredListPosition?, limit: Int) async throws -> [DeliveredListEntry] {
+        await base.deliveredPage(appIdentifier: appIdentifier, after: position, limit: limit)
+    }
+    func deliveredTotal(appIdentifier: String?) async throws -> Int { await base.deliveredTotal(appIdentifier: appIdentifier) }
     func deliveredCount(appIdentifier: String, threadIdentifier: String) async throws -> Int {
         await base.deliveredCount(appIdentifier: appIdentifier, threadIdentifier: threadIdentifier)
     }

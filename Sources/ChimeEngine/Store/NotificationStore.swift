@@ -15,6 +15,13 @@ public import Foundation
 ///   stores the delivered notification (replacing one with the same identifier), applies its content
 ///   badge to the app, advances or removes the pending request, and keeps the missed fire, all in one
 ///   transaction. It returns the records it applied.
+/// - `pendingPage` and `deliveredPage` are keyset pages: a page starts after a position, not at an
+///   offset, and reads about `limit` entries from an index whatever the size of the list, so listing
+///   100,000 requests page by page costs the same per page as listing ten. Between pages, an entry that
+///   stays where it is in the order is listed exactly once, even when the entry at the page boundary was
+///   removed; an entry added, re-dated or re-delivered meanwhile moves in the order, so it may be listed
+///   twice or not at all.
+/// - `pendingTotal` and `deliveredTotal` count without reading the entries.
 /// - Thread-safe: any task may call any method at any time.
 public protocol NotificationStore: Sendable {
     // MARK: Apps
@@ -50,6 +57,17 @@ public protocol NotificationStore: Sendable {
     func floatingCalendarRequests() async throws -> [PendingRequest]
     /// Sets the next fire dates of pending requests (missing keys are ignored).
     func updateNextFireDates(_ dates: [RequestKey: Date?]) async throws
+    /// Pending requests in list order — by next fire date, requests that never fire by themselves (`nil`
+    /// date) last; then app identifier, then request identifier — of one app, or of every app when
+    /// `appIdentifier` is `nil`; only those after `position` (`nil`: from the start); at most `limit`
+    /// (`limit >= 1`). Identifiers order by their UTF-8 bytes, as `RequestKey` does.
+    ///
+    /// A page shorter than `limit` is the last; the next page of a full one starts after the position of
+    /// its last request. A position from the list of every app also continues one app's list.
+    func pendingPage(appIdentifier: String?, after position: PendingListPosition?, limit: Int) async throws -> [PendingRequest]
+    /// How many pending requests the app has (every app's when `nil`), answered without reading the
+    /// requests.
+    func pendingTotal(appIdentifier: String?) async throws -> Int
 
     // MARK: Fires and delivered notifications
 
@@ -57,6 +75,14 @@ public protocol NotificationStore: Sendable {
     func recordFires(_ records: [FireRecord]) async throws -> [FireRecord]
     /// The app's delivered notifications, newest first.
     func deliveredNotifications(appIdentifier: String) async throws -> [DeliveredNotification]
+    /// Delivered notifications in list order — by app identifier (its UTF-8 bytes), then newest first
+    /// (the order of `deliveredNotifications(appIdentifier:)`) — of one app, or of every app when
+    /// `appIdentifier` is `nil`; only those after `position` (`nil`: from the start); at most `limit`
+    /// (`limit >= 1`). Each entry carries its position, to continue from.
+    func deliveredPage(appIdentifier: String?, after position: DeliveredListPosition?, limit: Int) async throws -> [DeliveredListEntry]
+    /// How many delivered notifications the app has (every app's when `nil`), answered without reading
+    /// them.
+    func deliveredTotal(appIdentifier: String?) async throws -> Int
     func deliveredNotification(appIdentifier: String, identifier: String) async throws -> DeliveredNotification?
     /// How many of the app's delivered notifications share this thread identifier (empty: the app's
     /// default group), answered from an index.
