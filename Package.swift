@@ -12,8 +12,9 @@ let package = Package(
         .library(name: "ChimeTerminal", targets: ["ChimeTerminal"]),
         .library(name: "ChimeDesktop", targets: ["ChimeDesktop"]),
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
-        .library(name: "ChimeIPC", targets: ["ChimeIPC"]),
+        .library(name: "ChimeAPI", targets: ["ChimeAPI"]),
         .library(name: "ChimeClient", targets: ["ChimeClient"]),
+        .library(name: "ChimeServer", targets: ["ChimeServer"]),
         .library(name: "ChimeDaemon", targets: ["ChimeDaemon"]),
         .executable(name: "chime", targets: ["chime"]),
         .executable(name: "chimed", targets: ["chimed"]),
@@ -49,26 +50,37 @@ let package = Package(
         // Apple's UserNotifications API over the engine, so iOS code compiles with `import UserNotifications`
         // (Linux only: on Apple platforms the system framework is the real one).
         // In client mode it talks to chimed through ChimeClient.
-        .target(name: "UserNotifications", dependencies: ["ChimeClient", "ChimeIPC", "ChimeDesktop", "ChimeEngine", "ChimeSQLite", "ChimeCore"]),
+        .target(name: "UserNotifications", dependencies: ["ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeSQLite", "ChimeCore"]),
 
-        // The daemon's local API: newline-delimited JSON messages over a Unix socket, the XDG paths of the
-        // socket and token, shared by the daemon and its clients.
-        .target(name: "ChimeIPC", dependencies: ["ChimeCore"]),
-        // A client of chimed for the CLI and for apps in client mode: no engine, no SQLite, no D-Bus.
-        .target(name: "ChimeClient", dependencies: ["ChimeIPC", "ChimeCore"]),
-        // The per-user daemon as a library: store, engine, presenter, registry, response queue, socket API.
-        .target(name: "ChimeDaemon", dependencies: ["ChimeIPC", "ChimeDesktop", "ChimeSQLite", "ChimeEngine", "ChimeCore"]),
+        // chimed's API as a contract, apart from any transport: routes, request and answer bodies, events,
+        // errors, the OpenAPI document, and where the daemon's files are (XDG). Shared by server and clients.
+        .target(name: "ChimeAPI", dependencies: ["ChimeCore"], resources: [.embedInCode("openapi.json")]),
+
+        // The system libmicrohttpd (libmicrohttpd-dev) and libcurl (libcurl4-openssl-dev): module maps and
+        // headers with wrappers for what Swift cannot call, nothing else.
+        .systemLibrary(name: "CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+
+        // The API served: the rules of the daemon in a transport-neutral NotificationService, and the HTTP
+        // server (libmicrohttpd) that maps routes to it, with Server-Sent Events. No store or presenter of
+        // its own: the daemon wires those in.
+        .target(name: "ChimeServer", dependencies: ["CMHD", "ChimeAPI", "ChimeEngine", "ChimeCore"]),
+        // A client of chimed for the CLI and for apps in client mode, on libcurl: HTTP over the Unix socket,
+        // events from SSE. No engine, no SQLite, no D-Bus.
+        .target(name: "ChimeClient", dependencies: ["CCurl", "ChimeAPI", "ChimeCore"]),
+        // The per-user daemon as a library: wiring of store, engine, presenters, response queue and server.
+        .target(name: "ChimeDaemon", dependencies: ["ChimeServer", "ChimeAPI", "ChimeDesktop", "ChimeSQLite", "ChimeEngine", "ChimeCore"]),
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
 
         // The `chime` command line: parsing and commands as a library so tests reach them.
-        .target(name: "ChimeCLI", dependencies: ["ChimeClient", "ChimeIPC", "ChimeDesktop", "ChimeEngine", "ChimeCore"]),
+        .target(name: "ChimeCLI", dependencies: ["ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeCore"]),
         .executableTarget(name: "chime", dependencies: ["ChimeCLI"]),
 
         // A test helper: adds and delivers under load until the durability test kills it with SIGKILL.
         .executableTarget(name: "chime-crash-probe", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeCore"]),
 
         // Benchmarks: separate executables that print figures beside a baseline from the same run.
-        .executableTarget(name: "chime-bench", dependencies: ["ChimeCore", "ChimeEngine", "ChimeSQLite"]),
+        .executableTarget(name: "chime-bench", dependencies: ["ChimeClient", "ChimeAPI", "ChimeCore", "ChimeEngine", "ChimeSQLite"]),
 
         // Test helper: writes rows and prints each acknowledged id until it is killed, so a test can
         // `kill -9` it mid-burst and check that every acknowledged write survived.
@@ -76,7 +88,7 @@ let package = Package(
 
         // The seeds' apps as small command-line programs in a terminal (see README: "Examples").
         .target(
-            name: "ExampleSupport", dependencies: ["UserNotifications", "ChimeTerminal", "ChimeClient", "ChimeIPC", "ChimeEngine", "ChimeCore"],
+            name: "ExampleSupport", dependencies: ["UserNotifications", "ChimeTerminal", "ChimeClient", "ChimeAPI", "ChimeEngine", "ChimeCore"],
             path: "Examples/Support"),
         .executableTarget(name: "alarm", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/Alarm"),
         .executableTarget(
@@ -99,17 +111,20 @@ let package = Package(
         // ChimeDesktop's bus connection.
         .testTarget(
             name: "ChimeDaemonTests",
-            dependencies: ["ChimeCLI", "ChimeClient", "ChimeIPC", "ChimeCore", "ChimeDesktop", "ChimeEngine", "ChimeSQLite", "ChimeTestSupport"]),
+            dependencies: [
+                "ChimeCLI", "ChimeClient", "ChimeAPI", "ChimeServer", "ChimeDaemon", "ChimeCore", "ChimeDesktop", "ChimeEngine", "ChimeSQLite",
+                "ChimeTesting", "ChimeTestSupport",
+            ]),
         // Client mode: UNUserNotificationCenter on a real chimed (it must be built), compared with the
         // embedded engine. Swift 6 mode; the seeds' Swift 5 code stays in UserNotificationsTests.
         .testTarget(
             name: "UserNotificationsClientTests",
-            dependencies: ["UserNotifications", "ChimeClient", "ChimeIPC", "ChimeDesktop", "ChimeEngine", "ChimeCore", "ChimeTestSupport"]),
+            dependencies: ["UserNotifications", "ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeCore", "ChimeTestSupport"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
         // What the tests of real components share: child processes, a private D-Bus, the scripted
         // notification server, dunst on a virtual screen (not a product; only test targets use it).
         .target(
-            name: "ChimeTestSupport", dependencies: ["ChimeClient", "ChimeIPC", "ChimeDesktop", "ChimeEngine", "ChimeCore"],
+            name: "ChimeTestSupport", dependencies: ["ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeCore"],
             path: "Tests/ChimeTestSupport",
             exclude: ["fake_notification_server.py"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).

@@ -1,7 +1,7 @@
 import ChimeClient
 import ChimeCore
 import ChimeEngine
-import ChimeIPC
+import ChimeAPI
 import ChimeTerminal
 import Foundation
 import Synchronization
@@ -164,9 +164,7 @@ public final class ExampleTerminal: Sendable {
         let mode = ProcessInfo.processInfo.environment["CHIME_MODE"]?.lowercased()
         if mode == "embedded" { return false }
         if mode == "daemon" { return true }
-        guard let socket = try? UnixSocket.connect(to: paths.socketFile.path) else { return false }
-        socket.shutdown()
-        return true
+        return DaemonClient.isListening(paths: paths)
     }
 
     /// This program, as chimed should start it.

@@ -1,19 +1,19 @@
+public import ChimeAPI
 public import ChimeCore
-public import ChimeIPC
-public import Foundation
+import Foundation
 import Synchronization
 
-/// What the daemon pushes to a subscribed app.
+/// What the daemon pushes to a connected app.
 public enum DaemonEvent: Sendable, Hashable {
     /// The user responded to one of the app's notifications. Handle it, then `acknowledge(_:)` it; until
-    /// then it stays queued and comes again on the next subscription.
+    /// then it stays queued and comes again when the app next connects.
     case response(ResponseEvent)
     /// A notification arrives while the app is in the foreground: answer with `answer(_:options:)` within
     /// the daemon's timeout (5 s), else the system presents it.
     case willPresent(WillPresentEvent)
 }
 
-/// A connection to `chimed`, for the `chime` command and for apps in client mode.
+/// A client of `chimed`'s HTTP API, for the `chime` command and for apps in client mode.
 ///
 /// ```swift
 /// let client = try await DaemonClient.connect(appIdentifier: "com.example.alarm", subscribe: true)
@@ -23,280 +23,301 @@ public enum DaemonEvent: Sendable, Hashable {
 /// }
 /// ```
 ///
-/// Finds the socket and the token by the XDG rules (`DaemonPaths`). Each call sends one request and
-/// suspends until its reply; engine errors are thrown as `ChimeError` with the code they had in the
-/// daemon, protocol errors as `IPCError`. The socket is read by a thread of its own and written on a
-/// serial queue, so no blocking call runs on the cooperative pool. Any task may call any method;
-/// `close()` (or the daemon going away) fails the calls still waiting with `IPCError.notConnected` and
-/// ends `events`.
+/// Finds the socket and the token by the XDG rules (`DaemonPaths`) and refuses a runtime folder that is
+/// not the user's own (`RuntimeDirectory`). Requests go over the Unix socket with keep-alive; with
+/// `subscribe`, the app's event stream (Server-Sent Events) is open from `connect` until `close()`, and
+/// while it is open the app is connected. Engine errors are thrown as `ChimeError` with the code they
+/// had in the daemon, API errors as `APIError` (`.notConnected` when no answer came). Any task may call
+/// any method.
 public final class DaemonClient: Sendable {
-    private struct State {
-        var nextID = 0
-        var waiting: [Int: CheckedContinuation<Data, any Error>] = [:]
-        var closed = false
-    }
-
     public let appIdentifier: String?
-    /// Events for the app (only when it subscribed), in the order the daemon sent them.
+    /// Events for the app (only when it subscribed), in the order the daemon sent them; they end when the
+    /// stream ends (`close()`, or the daemon went away).
     public let events: AsyncStream<DaemonEvent>
-    private let socket: UnixSocket
-    private let state = Mutex(State())
-    private let writer = DispatchQueue(label: "chime.client.writer")
+    let transport: HTTPTransport
     private let eventContinuation: AsyncStream<DaemonEvent>.Continuation
+    private let stream = Mutex<EventStreamConnection?>(nil)
 
-    private init(socket: UnixSocket, appIdentifier: String?) {
-        self.socket = socket
+    private init(transport: HTTPTransport, appIdentifier: String?) {
+        self.transport = transport
         self.appIdentifier = appIdentifier
         (events, eventContinuation) = AsyncStream.makeStream(of: DaemonEvent.self, bufferingPolicy: .unbounded)
     }
 
-    /// The reader thread keeps the client alive until the connection ends: call `close()` when done.
-    deinit {}
+    deinit {
+        stream.withLock { $0 }?.close()
+        eventContinuation.finish()
+    }
 
-    /// Connects and says hello with the token.
+    /// Connects to the daemon at `paths`.
     ///
     /// - Parameters:
-    ///   - appIdentifier: The app this connection speaks for; `nil` for a tool (the CLI) that names the
-    ///     app in each call.
-    ///   - subscribe: Receive the app's responses (queued ones are replayed now) as `events`.
+    ///   - appIdentifier: The app this client speaks for; `nil` for a tool (the CLI) that names the app in
+    ///     each call.
+    ///   - subscribe: Open the app's event stream: its responses (queued ones now) arrive as `events`.
     ///   - foreground: The app is in the foreground: it is asked how to present its notifications.
     ///   - decidesResponses: The app acknowledges each live response with its decision for the
     ///     notification (`acknowledge(_:disposition:)`), and the daemon waits for it before applying it.
-    /// - Throws: `IPCError.notConnected` when no daemon answers or the token file cannot be read;
-    ///   `.unauthenticated` when the token is refused.
+    /// - Throws: `APIError.notConnected` when no daemon answers or its token cannot be read;
+    ///   `.untrustedRuntimeDirectory` when the runtime folder is not the user's own; `.unauthenticated`
+    ///   when the daemon refuses the token.
     public static func connect(
         appIdentifier: String? = nil, subscribe: Bool = false, foreground: Bool = false, decidesResponses: Bool = false,
         paths: DaemonPaths = DaemonPaths()
     ) async throws -> DaemonClient {
+        do {
+            try RuntimeDirectory.verify(paths)
+        } catch {
+            if !FileManager.default.fileExists(atPath: paths.runtimeDirectory.path) {
+                throw APIError(.notConnected, "chimed is not running (\(paths.runtimeDirectory.path) does not exist)")
+            }
+            throw APIError(.untrustedRuntimeDirectory, "refusing to use the daemon's folder: \(error)")
+        }
         let token: String
         do {
             token = try String(contentsOf: paths.tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         } catch {
-            throw IPCError(.notConnected, "cannot read the daemon's token at \(paths.tokenFile.path); is chimed running?")
+            throw APIError(.notConnected, "cannot read the daemon's token at \(paths.tokenFile.path); is chimed running?")
         }
         return try await connect(
             socketPath: paths.socketFile.path, token: token, appIdentifier: appIdentifier, subscribe: subscribe, foreground: foreground,
             decidesResponses: decidesResponses)
     }
 
-    /// Connects to a socket with a given token (tests, unusual setups).
+    /// Connects to a socket with a given token (tests, unusual setups). Without `subscribe` it asks for the
+    /// daemon's status, so a wrong token or a dead socket fails here rather than at the first call.
     public static func connect(
         socketPath: String, token: String, appIdentifier: String? = nil, subscribe: Bool = false, foreground: Bool = false,
-        decidesResponses: Bool = false
+        decidesResponses: Bool = false, lastEventID: String? = nil
     ) async throws -> DaemonClient {
-        let client = DaemonClient(socket: try UnixSocket.connect(to: socketPath), appIdentifier: appIdentifier)
-        client.startReading()
-        do {
-            let hello = Hello(token: token, app: appIdentifier, subscribe: subscribe, foreground: foreground, decidesResponses: decidesResponses ? true : nil)
-            let _: HelloResult = try await client.call(.hello, hello)
-        } catch {
-            client.close()
-            throw error
+        let client = DaemonClient(transport: HTTPTransport(socketPath: socketPath, token: token), appIdentifier: appIdentifier)
+        guard subscribe else {
+            _ = try await client.status()
+            return client
         }
+        guard let appIdentifier else { throw APIError(.invalidParameters, field: "app", "only an app subscribes to events") }
+        var query: [(String, String)] = []
+        if foreground { query.append(("foreground", "true")) }
+        if decidesResponses { query.append(("decides", "true")) }
+        let continuation = client.eventContinuation
+        let connection = try await EventStreamConnection.open(
+            socketPath: socketPath, token: token, path: Route.appEvents.path(appIdentifier), query: query, lastEventID: lastEventID,
+            onEvent: { event in
+                if let decoded = Self.decode(event) { continuation.yield(decoded) }
+            },
+            onEnd: { continuation.finish() })
+        client.stream.withLock { $0 = connection }
         return client
     }
 
-    /// Closes the connection.
+    /// Closes the event stream, if any; requests still work.
     public func close() {
-        state.withLock { state in
-            if !state.closed { socket.shutdown() }
+        stream.withLock { stream in
+            stream?.close()
+            stream = nil
         }
     }
 
-    // MARK: Requests
+    private static func decode(_ event: ServerSentEvent) -> DaemonEvent? {
+        let data = Data(event.data.utf8)
+        let decoder = WireFormat.decoder()
+        switch EventKind(rawValue: event.event) {
+        case .response: return (try? decoder.decode(ResponseEvent.self, from: data)).map(DaemonEvent.response)
+        case .willPresent: return (try? decoder.decode(WillPresentEvent.self, from: data)).map(DaemonEvent.willPresent)
+        default: return nil
+        }
+    }
+
+    // MARK: Apps and settings
 
     public func requestAuthorization(options: AuthorizationOptions, app: String? = nil) async throws -> Bool {
-        try await call(.requestAuthorization, AuthorizationParams(app: app, options: options))
+        // The user may take their time to answer the question on the desktop.
+        let result: AuthorizationResult = try await call(
+            .requestAuthorization, [try self.app(app)], body: AuthorizationRequest(options: options), timeout: nil)
+        return result.granted
     }
 
     public func notificationSettings(app: String? = nil) async throws -> NotificationSettings {
-        try await call(.notificationSettings, AppParams(app: app))
+        try await call(.settings, [try self.app(app)])
     }
 
     /// The user's change of an app's settings.
     public func updateSettings(_ settings: NotificationSettings, app: String? = nil) async throws {
-        let _: Empty = try await call(.updateSettings, SettingsParams(app: app, settings: settings))
+        let _: NotificationSettings = try await call(.updateSettings, [try self.app(app)], body: settings)
     }
 
     public func setCategories(_ categories: [NotificationCategory], app: String? = nil) async throws {
-        let _: Empty = try await call(.setCategories, CategoriesParams(app: app, categories: categories))
+        let _: CategoryList = try await call(.setCategories, [try self.app(app)], body: CategoryList(categories: categories))
     }
 
     public func categories(app: String? = nil) async throws -> [NotificationCategory] {
-        try await call(.categories, AppParams(app: app))
-    }
-
-    /// Adds requests in one transaction; returns once they are durable in the daemon's store.
-    public func add(_ requests: [NotificationRequest], app: String? = nil) async throws {
-        let _: Empty = try await call(.add, AddParams(app: app, requests: requests))
-    }
-
-    /// The pending requests of `app` (default: this connection's app), or of every app with `all`.
-    public func pendingRequests(app: String? = nil, all: Bool = false) async throws -> [PendingItem] {
-        try await call(.pendingRequests, ListParams(app: app, all: all))
-    }
-
-    /// Removes these pending requests, or all of the app's when `identifiers` is `nil`.
-    public func removePending(_ identifiers: [String]?, app: String? = nil) async throws {
-        let _: Empty = try await call(.removePending, RemoveParams(app: app, identifiers: identifiers))
-    }
-
-    public func deliveredNotifications(app: String? = nil, all: Bool = false) async throws -> [DeliveredItem] {
-        try await call(.deliveredNotifications, ListParams(app: app, all: all))
-    }
-
-    public func removeDelivered(_ identifiers: [String]?, app: String? = nil) async throws {
-        let _: Empty = try await call(.removeDelivered, RemoveParams(app: app, identifiers: identifiers))
+        let list: CategoryList = try await call(.categories, [try self.app(app)])
+        return list.categories
     }
 
     public func setBadgeCount(_ count: Int, app: String? = nil) async throws {
-        let _: Empty = try await call(.setBadgeCount, BadgeParams(app: app, count: count))
-    }
-
-    /// Acts on a delivered notification as the user would.
-    public func respond(app: String, notification: String, action: WireUserAction) async throws -> RespondResult {
-        try await call(.respond, RespondParams(app: app, notification: notification, action: action))
+        let _: BadgeCount = try await call(.badge, [try self.app(app)], body: BadgeCount(count: count))
     }
 
     public func apps() async throws -> [AppInfo] {
-        try await call(.apps, Empty())
+        let list: AppList = try await call(.apps, [])
+        return list.apps
     }
 
     public func registerApp(_ entry: AppEntry) async throws {
-        let _: Empty = try await call(.registerApp, entry)
+        let _: AppInfo = try await call(
+            .registerApp, [entry.identifier], body: AppRegistration(displayName: entry.displayName, iconPath: entry.iconPath, launchCommand: entry.launchCommand))
     }
 
     /// The user allows or denies an app; returns its settings now.
     @discardableResult
     public func setAuthorization(app: String, allowed: Bool) async throws -> NotificationSettings {
-        try await call(.setAuthorization, SetAuthorizationParams(app: app, allowed: allowed))
+        try await call(.decideAuthorization, [app], body: AuthorizationDecision(allowed: allowed))
     }
 
     /// Turns the user's focus on or off (`nil`: only reads it).
     @discardableResult
-    public func focus(_ on: Bool? = nil) async throws -> FocusResult {
-        try await call(.focus, FocusParams(on: on))
+    public func focus(_ on: Bool? = nil) async throws -> FocusState {
+        guard let on else { return try await call(.focus, []) }
+        return try await call(.setFocus, [], body: FocusState(on: on))
     }
 
     public func status() async throws -> StatusResult {
-        try await call(.status, Empty())
+        try await call(.status, [])
+    }
+
+    // MARK: Pending and delivered
+
+    /// Adds requests in one transaction; returns once they are durable in the daemon's store, with the
+    /// ones that wait for their trigger and their next fire dates.
+    @discardableResult
+    public func add(_ requests: [NotificationRequest], app: String? = nil) async throws -> [PendingItem] {
+        let result: AddResult = try await call(.addPending, [try self.app(app)], body: AddRequests(requests: requests))
+        return result.pending
+    }
+
+    /// One page of the pending requests of `app` (default: this client's app), or of every app with `all`.
+    public func pendingPage(app: String? = nil, all: Bool = false, cursor: String? = nil, limit: Int = Page<PendingItem>.defaultLimit) async throws
+        -> Page<PendingItem>
+    {
+        let query = Self.pageQuery(cursor: cursor, limit: limit)
+        if all || (app == nil && appIdentifier == nil) { return try await call(.allPending, [], query: query) }
+        return try await call(.pending, [try self.app(app)], query: query)
+    }
+
+    /// Every pending request of `app`, or of every app with `all`, read a page at a time.
+    public func pendingRequests(app: String? = nil, all: Bool = false) async throws -> [PendingItem] {
+        try await everyPage { cursor in try await self.pendingPage(app: app, all: all, cursor: cursor, limit: Page<PendingItem>.limits.upperBound) }
+    }
+
+    /// Removes these pending requests, or all of the app's when `identifiers` is `nil`.
+    public func removePending(_ identifiers: [String]?, app: String? = nil) async throws {
+        let _: RemoveResult = try await call(
+            .removePending, [try self.app(app)], body: identifiers.map(RemoveSelection.init(identifiers:)) ?? .everything)
+    }
+
+    public func deliveredPage(app: String? = nil, all: Bool = false, cursor: String? = nil, limit: Int = Page<DeliveredItem>.defaultLimit) async throws
+        -> Page<DeliveredItem>
+    {
+        let query = Self.pageQuery(cursor: cursor, limit: limit)
+        if all || (app == nil && appIdentifier == nil) { return try await call(.allDelivered, [], query: query) }
+        return try await call(.delivered, [try self.app(app)], query: query)
+    }
+
+    public func deliveredNotifications(app: String? = nil, all: Bool = false) async throws -> [DeliveredItem] {
+        try await everyPage { cursor in try await self.deliveredPage(app: app, all: all, cursor: cursor, limit: Page<DeliveredItem>.limits.upperBound) }
+    }
+
+    public func removeDelivered(_ identifiers: [String]?, app: String? = nil) async throws {
+        let _: RemoveResult = try await call(
+            .removeDelivered, [try self.app(app)], body: identifiers.map(RemoveSelection.init(identifiers:)) ?? .everything)
+    }
+
+    // MARK: Responses
+
+    /// Acts on a delivered notification as the user would.
+    public func respond(app: String, notification: String, action: WireUserAction) async throws -> RespondResult {
+        try await call(.respond, [app, notification], body: action)
     }
 
     /// The app handled a response event: the daemon forgets it, and applies `disposition` (the app's
-    /// decision for the notification) when it waits for one (`decidesResponses`); `nil` is the standard
-    /// behaviour.
+    /// decision for the notification) when it waits for one; `nil` is the standard behaviour.
     public func acknowledge(_ event: ResponseEvent, disposition: WireDisposition? = nil) async throws {
-        let _: Empty = try await call(.acknowledge, AcknowledgeParams(delivery: event.delivery, disposition: disposition))
+        let _: Empty = try await call(.acknowledgeResponse, [event.app, event.delivery], body: Acknowledgment(disposition: disposition))
     }
 
-    /// Answers a `willPresent` event.
-    public func answer(_ event: WillPresentEvent, options: PresentationOptions) {
-        let line = try? WireFormat.line(RequestMessage(id: nextID(), method: .presentationOptions, params: PresentationOptionsParams(question: event.question, options: options)))
-        if let line { send(line) }
+    /// Answers a `willPresent` event; an answer that comes too late is dropped.
+    public func answer(_ event: WillPresentEvent, options: PresentationOptions) async {
+        let _: Empty? = try? await call(.answerQuestion, [event.app, String(event.question)], body: QuestionAnswer(options: options))
     }
 
     // MARK: Wire
 
-    /// Sends one request and waits for its reply's result.
-    public func call<Params: Encodable & Sendable, Result: Decodable>(_ method: Method, _ params: Params) async throws -> Result {
-        let id = nextID()
-        let line = try WireFormat.line(RequestMessage(id: id, method: method, params: params))
-        let reply = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
-            let closed = state.withLock { state -> Bool in
-                guard !state.closed else { return true }
-                state.waiting[id] = continuation
-                return false
+    /// Sends one request to `route` with `parameters` for its path, and decodes its answer.
+    public func call<Answer: Decodable>(
+        _ route: Route, _ parameters: [String], query: [(String, String)] = [], body: (some Encodable)? = Empty?.none,
+        timeout: Duration? = .seconds(60)
+    ) async throws -> Answer {
+        let bytes = try body.map { Array(try WireFormat.encoder().encode($0)) }
+        let path = Self.path(route, parameters)
+        let response = try await transport.send(route.method, path, query: query, body: bytes, timeout: timeout, idempotent: route.isIdempotent)
+        guard (200..<300).contains(response.status) else { throw Self.error(status: response.status, body: response.body) }
+        do {
+            return try WireFormat.decoder().decode(Answer.self, from: Data(response.body))
+        } catch {
+            throw APIError(.malformedRequest, "chimed's answer to \(route.method.rawValue) \(route.template) could not be read: \(error)")
+        }
+    }
+
+    /// The error an answer carries: the engine's `ChimeError`, or an `APIError` (by status when the body
+    /// is not the API's error shape).
+    static func error(status: Int, body: [UInt8]) -> any Error {
+        if let decoded = try? WireFormat.decoder().decode(ErrorBody.self, from: Data(body)) {
+            return decoded.error.chimeError ?? decoded.error
+        }
+        let code: APIError.Code =
+            switch status {
+            case 401: .unauthenticated
+            case 403: .forbidden
+            case 404: .unknownRoute
+            case 405: .methodNotAllowed
+            case 413: .payloadTooLarge
+            case 415: .unsupportedMediaType
+            case 429: .tooManyRequests
+            case 503: .unavailable
+            case 400..<500: .malformedRequest
+            default: .internalError
             }
-            if closed {
-                continuation.resume(throwing: IPCError(.notConnected, "the connection to the daemon is closed"))
-            } else {
-                send(line)
-            }
-        }
-        let decoder = WireFormat.decoder()
-        let head = try decoder.decode(MessageHead.self, from: reply)
-        if let error = head.error {
-            if let chime = error.chimeError { throw chime }
-            throw error
-        }
-        return try decoder.decode(ResultBody<Result>.self, from: reply).result
+        return APIError(code, "chimed answered HTTP \(status)")
     }
 
-    /// Sends raw bytes (tests of the daemon's handling of bad input).
-    public func sendRaw(_ data: Data) {
-        send(data)
-    }
-
-    private func nextID() -> Int {
-        state.withLock { state in
-            state.nextID += 1
-            return state.nextID
+    private static func path(_ route: Route, _ parameters: [String]) -> String {
+        switch parameters.count {
+        case 0: route.path()
+        case 1: route.path(parameters[0])
+        default: route.path(parameters[0], parameters[1])
         }
     }
 
-    private func send(_ line: Data) {
-        writer.async { [self] in
-            // Under the lock, so the descriptor cannot be closed (and reused) in the middle of the write.
-            state.withLock { state in
-                if !state.closed { socket.write(line) }
-            }
-        }
+    private func app(_ given: String?) throws(APIError) -> String {
+        guard let app = given ?? appIdentifier, !app.isEmpty else { throw APIError(.invalidParameters, field: "app", "name the app") }
+        return app
     }
 
-    private func startReading() {
-        let thread = Thread { [self] in
-            var splitter = LineSplitter()
-            while true {
-                let bytes = socket.read()
-                if bytes.isEmpty { break }
-                for case .line(let line) in splitter.append(bytes) { received(line) }
-            }
-            ended()
-        }
-        thread.name = "chime.client.reader"
-        thread.start()
+    private static func pageQuery(cursor: String?, limit: Int) -> [(String, String)] {
+        var query = [("limit", String(limit))]
+        if let cursor { query.append(("cursor", cursor)) }
+        return query
     }
 
-    /// Replies without an id: the daemon's answers to lines it could not read (see `sendRaw`).
-    public var unmatchedErrors: [IPCError] { unmatched.withLock { $0 } }
-    private let unmatched = Mutex<[IPCError]>([])
-
-    /// How many events arrived so far. Events are counted before the reply to any later request is
-    /// handed out, so after a call returns, the count includes every event the daemon sent before it.
-    public var receivedEventCount: Int { eventCount.withLock { $0 } }
-    private let eventCount = Mutex(0)
-
-    private func received(_ line: Data) {
-        let decoder = WireFormat.decoder()
-        guard let head = try? decoder.decode(MessageHead.self, from: line) else { return }
-        if let event = head.event {
-            eventCount.withLock { $0 += 1 }
-            switch EventKind(rawValue: event) {
-            case .response:
-                if let params = try? decoder.decode(ParamsBody<ResponseEvent>.self, from: line).params { eventContinuation.yield(.response(params)) }
-            case .willPresent:
-                if let params = try? decoder.decode(ParamsBody<WillPresentEvent>.self, from: line).params { eventContinuation.yield(.willPresent(params)) }
-            case nil:
-                break
-            }
-            return
-        }
-        guard let id = head.id else {
-            if let error = head.error { unmatched.withLock { $0.append(error) } }
-            return
-        }
-        let waiter = state.withLock { $0.waiting.removeValue(forKey: id) }
-        waiter?.resume(returning: line)
-    }
-
-    private func ended() {
-        let waiters = state.withLock { state in
-            state.closed = true
-            socket.close()
-            defer { state.waiting = [:] }
-            return Array(state.waiting.values)
-        }
-        for waiter in waiters { waiter.resume(throwing: IPCError(.notConnected, "the daemon closed the connection")) }
-        eventContinuation.finish()
+    private func everyPage<Item>(_ page: (String?) async throws -> Page<Item>) async throws -> [Item] {
+        var items: [Item] = []
+        var cursor: String?
+        repeat {
+            let next = try await page(cursor)
+            items += next.items
+            cursor = next.next
+        } while cursor != nil
+        return items
     }
 }

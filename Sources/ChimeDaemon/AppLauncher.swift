@@ -1,3 +1,4 @@
+import ChimeServer
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -10,8 +11,11 @@ import Glibc
 /// that) and threads of the cooperative pool may block some, and both would be inherited through `exec`,
 /// leaving an app that SIGTERM cannot stop. The same thread waits for the child, so it never lingers as a
 /// zombie. The environment gets `CHIME_LAUNCH=foreground|background`.
-enum AppLauncher {
-    static func launch(_ command: [String], reason: String, log: DaemonLog) {
+struct AppLauncher: AppLaunching {
+    let log: DaemonLog
+
+    func launch(_ command: [String], reason: String) {
+        let log = log
         guard let program = command.first else { return }
         let thread = Thread {
             var empty = sigset_t()

@@ -1,4 +1,4 @@
-public import ChimeIPC
+public import ChimeAPI
 public import Foundation
 
 /// Which presenter the daemon uses.
@@ -16,13 +16,45 @@ public struct DaemonConfiguration: Sendable {
     public var verbose = false
     /// How long a foreground app may take to say how to present a notification.
     public var presentationTimeout: Duration = .seconds(5)
-    /// How long an app that decides its responses (`Hello.decidesResponses`) may take to acknowledge one
-    /// before the engine applies the standard behaviour.
+    /// How long an app that decides its responses (its stream opened with `decides=true`) may take to
+    /// acknowledge one before the engine applies the standard behaviour.
     public var responseDecisionTimeout: Duration = .seconds(5)
+    /// Where the API is also served over TCP: `nil` not at all; port 0 is any free port.
+    public var http: HTTPAddress? = HTTPAddress(host: "127.0.0.1", port: 0)
+    /// Connections served at once, on each listener (at most the file descriptors the process may open,
+    /// less a reserve for the store and the bus).
+    public var maximumConnections = 4096
+    /// Seconds a connection may stay idle before it is closed.
+    public var idleTimeout = 60
+    /// Event streams open at once.
+    public var maximumEventStreams = 16_384
 
     public init(paths: DaemonPaths) {
         self.paths = paths
     }
+}
+
+/// An address to serve the API on over TCP.
+public struct HTTPAddress: Sendable, Hashable, CustomStringConvertible {
+    public var host: String
+    public var port: UInt16
+
+    public init(host: String, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `127.0.0.1:7717`, `localhost:0`; only loopback hosts (the API's token is no protection against an
+    /// eavesdropper on a network).
+    init?(parsing text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let port = UInt16(parts[1]) else { return nil }
+        let host = parts[0] == "localhost" ? "127.0.0.1" : String(parts[0])
+        guard host.hasPrefix("127.") else { return nil }
+        self.init(host: host, port: port)
+    }
+
+    public var description: String { "\(host):\(port)" }
 }
 
 /// What `chimed`'s command line asks for: a pure function of the arguments.
@@ -37,12 +69,14 @@ public enum DaemonCommand: Sendable {
 
     public static let helpText = """
         USAGE: chimed [--presenter auto|desktop|log] [--authorization ask|allow|deny]
-                      [--presentation-timeout <seconds>] [--verbose]
+                      [--presentation-timeout <seconds>] [--http <address>|none]
+                      [--max-connections <n>] [--idle-timeout <seconds>] [--verbose]
                chimed --paths
                chimed --help
 
         The per-user Chime daemon: keeps your notifications in $XDG_DATA_HOME/chime/chime.sqlite, fires them
-        on time, shows them, and serves apps and the chime command on $XDG_RUNTIME_DIR/chime/chimed.sock.
+        on time, shows them, and serves its HTTP API (GET /v1/openapi.json describes it) to apps and the
+        chime command on $XDG_RUNTIME_DIR/chime/chimed.sock, and to pages on a loopback address.
 
         OPTIONS:
           --presenter <kind>       desktop: freedesktop notifications on the session bus; log: one log line
@@ -55,11 +89,20 @@ public enum DaemonCommand: Sendable {
           --presentation-timeout <seconds>
                                    How long a foreground app may take to say how to present a
                                    notification before the system presents it (default 5).
+          --http <address>         Also serve the API on this loopback address (127.0.0.1:PORT; port 0
+                                   picks a free one, the default), recorded in the runtime folder's
+                                   `http` file; `none` serves only the Unix socket.
+          --max-connections <n>    Connections served at once on each listener (default 4096).
+          --idle-timeout <seconds> Close connections idle this long (default 60).
           --verbose                Log debug lines too.
           --paths                  Print the data, store, registry, socket and token paths, and exit.
           -h, --help               Show this help.
 
         SIGNALS: SIGTERM and SIGINT stop cleanly; SIGHUP re-reads the registry (registry.json).
+        Every request needs the token in $XDG_RUNTIME_DIR/chime/token as `Authorization: Bearer <token>`:
+          curl --unix-socket "$XDG_RUNTIME_DIR/chime/chimed.sock" \\
+               -H "Authorization: Bearer $(cat "$XDG_RUNTIME_DIR/chime/token")" http://localhost/v1/status
+
         EXIT CODES: 0 stopped cleanly, 1 failed (another chimed runs, a file cannot be opened), 64 usage.
         """
 
@@ -90,6 +133,28 @@ public enum DaemonCommand: Sendable {
                     throw UsageError(description: "--presentation-timeout must be a number of seconds between 0 and 60, not '\(given)'")
                 }
                 configuration.presentationTimeout = .milliseconds(Int(seconds * 1000))
+            case "--http":
+                let given = try value(argument)
+                if given == "none" {
+                    configuration.http = nil
+                } else {
+                    guard let address = HTTPAddress(parsing: given) else {
+                        throw UsageError(description: "--http must be a loopback address such as 127.0.0.1:7717, or none, not '\(given)'")
+                    }
+                    configuration.http = address
+                }
+            case "--max-connections":
+                let given = try value(argument)
+                guard let count = Int(given), (1...1_000_000).contains(count) else {
+                    throw UsageError(description: "--max-connections must be a number between 1 and 1000000, not '\(given)'")
+                }
+                configuration.maximumConnections = count
+            case "--idle-timeout":
+                let given = try value(argument)
+                guard let seconds = Int(given), (1...3600).contains(seconds) else {
+                    throw UsageError(description: "--idle-timeout must be a number of seconds between 1 and 3600, not '\(given)'")
+                }
+                configuration.idleTimeout = seconds
             default:
                 throw UsageError(description: "unknown argument '\(argument)'")
             }
@@ -107,6 +172,8 @@ public enum DaemonCommand: Sendable {
         runtime:      \(paths.runtimeDirectory.path)
         socket:       \(paths.socketFile.path)
         token:        \(paths.tokenFile.path)
+        lock:         \(paths.lockFile.path)
+        http:         \(paths.httpAddressFile.path)
         """
     }
 }

@@ -1,7 +1,8 @@
+import ChimeAPI
 import ChimeDesktop
 import ChimeEngine
-import ChimeIPC
 import ChimeSQLite
+import ChimeServer
 import Dispatch
 import Foundation
 import Synchronization
@@ -40,43 +41,27 @@ public enum DaemonMain {
         // Signals first, so an early SIGTERM is not lost; the default handlers must be off for the sources.
         let signals = SignalSources(log: log)
 
+        do {
+            try RuntimeDirectory.prepare(paths.runtimeDirectory)
+        } catch {
+            throw DaemonError("refusing the runtime folder: \(error)")
+        }
+        // Before anything else is written: of two daemons only the one holding the lock goes on.
+        let lock = try InstanceLock(file: paths.lockFile)
+        let descriptors = FileDescriptorLimit.raise()
         try FileManager.default.createDirectory(at: paths.attachmentsDirectory, withIntermediateDirectories: true)
-        try prepareRuntimeDirectory(paths.runtimeDirectory)
-        try claimSocket(paths.socketFile, log: log)
 
         let registry = try AppRegistry(file: paths.registryFile)
         let store = try await SQLiteNotificationStore(path: paths.storeFile.path)
-        let queue = try await ResponseQueue(path: paths.responseQueueFile.path)
+        let queue = try await SQLiteResponseQueue(path: paths.responseQueueFile.path)
 
-        let sink = ResponseSink()
-        var desktop: DesktopPresenter?
-        if configuration.presenter != .log {
-            let presenter = DesktopPresenter(
-                configuration: .init(
-                    apps: { identifier in
-                        let entry = registry.entry(identifier)
-                        let icon = entry?.iconPath.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0).absoluteString : $0 }
-                        return DesktopAppInfo(displayName: entry?.displayName, iconName: icon)
-                    },
-                    callTimeout: .seconds(3),
-                    // Without inline replies the server cannot take the text: say how to send it.
-                    onReplyNeeded: { request in
-                        log.warning(
-                            "\(request.appIdentifier)/\(request.notificationIdentifier): “\(request.actionTitle)” takes a typed reply, which this notification server cannot collect; send it with: chime respond --app '\(request.appIdentifier)' --id '\(request.notificationIdentifier)' --action '\(request.actionIdentifier)' --text '…'")
-                    },
-                    onResponse: { app, outcome in sink.forward(app: app, outcome) }),
-                log: log)
-            if let server = await presenter.notificationServer() {
-                log.info("showing notifications through \(server.name.isEmpty ? "the notification server" : server.name) (\(server.capabilities.joined(separator: ", ")))")
-                desktop = presenter
-            } else if configuration.presenter == .desktop {
-                log.warning("no notification server answers on the session bus; notifications are dropped until one does")
-                desktop = presenter
-            } else {
-                log.info("no notification server on the session bus: logging notifications instead")
-            }
-        }
-        let presenter: any NotificationPresenter = desktop ?? LogPresenter(log: log)
+        var hubConfiguration = EventHub.Configuration()
+        hubConfiguration.streamLimit = configuration.maximumEventStreams
+        let events = EventHub(configuration: hubConfiguration)
+        let sink = ServiceLink()
+        let desktop = await desktopPresenter(configuration, registry: registry, sink: sink, log: log)
+        let listEvents = ListEventsPresenter(events: events) { sink.listsChanged() }
+        let presenter = PresenterFanOut([desktop ?? LogPresenter(log: log), listEvents])
         let authorization: any AuthorizationResolver = desktop ?? configuration.authorization.resolver
 
         var engineConfiguration = EngineConfiguration()
@@ -84,11 +69,21 @@ public enum DaemonMain {
         let engine = NotificationEngine(
             store: store, clock: SystemClock(), presenter: presenter, authorization: authorization, log: log, configuration: engineConfiguration)
 
-        let token = try writeToken(paths.tokenFile)
-        let daemon = Daemon(
-            configuration: configuration, log: log, token: token, store: store, engine: engine, registry: registry, queue: queue, desktop: desktop)
-        sink.attach(daemon)
-        await daemon.applyEnvironment()
+        var serviceConfiguration = NotificationService.Configuration()
+        serviceConfiguration.presentationTimeout = configuration.presentationTimeout
+        serviceConfiguration.responseDecisionTimeout = configuration.responseDecisionTimeout
+        let identity = NotificationService.Identity(
+            storePath: paths.storeFile.path, socketPath: paths.socketFile.path, httpAddress: nil, presenter: desktop == nil ? "log" : "desktop",
+            notificationServer: {
+                await desktop?.notificationServer().map {
+                    StatusResult.Server(name: $0.name, vendor: $0.vendor, version: $0.version, capabilities: $0.capabilities)
+                }
+            })
+        let service = NotificationService(
+            engine: engine, store: store, registry: registry, queue: queue, events: events, launcher: AppLauncher(log: log), identity: identity,
+            log: log, configuration: serviceConfiguration)
+        sink.attach(service)
+        await service.applyEnvironment()
 
         var monitorTask: Task<Void, Never>?
         var monitor: EnvironmentMonitor?
@@ -97,63 +92,109 @@ public enum DaemonMain {
             monitor = environmentMonitor
             monitorTask = Task {
                 await environmentMonitor.start()
-                for await state in await environmentMonitor.updates() { await daemon.desktopChanged(state) }
+                for await state in await environmentMonitor.updates() {
+                    await service.desktopChanged(inhibited: state.notificationsInhibited, locked: state.sessionLocked)
+                }
             }
         }
 
+        // The token, then the socket: a client that finds the socket finds this daemon's token beside it.
+        let token = try writeToken(paths.tokenFile)
+        let handler = APIHandler(service: service, access: .init(token: token, userID: getuid(), hosts: []), log: log)
+        var server = HTTPServer.Configuration()
+        // Each listener may hold this many; the rest of the descriptors stay for the store, the bus, launches.
+        server.connectionLimit = max(16, min(configuration.maximumConnections, (descriptors - 128) / (configuration.http == nil ? 1 : 2)))
+        server.idleTimeout = configuration.idleTimeout
+        server.maximumBodySize = WireFormat.maximumBodySize
+
         await engine.start()
-        let listener = try SocketListener(path: paths.socketFile.path)
-        let stopped = AsyncStream<Void>.makeStream()
-        listener.start(accepted: { socket in Task { await daemon.accept(socket) } }, stopped: { stopped.continuation.finish() })
-        log.info("chimed \(WireFormat.version) listening on \(paths.socketFile.path) (store \(paths.storeFile.path), presenter \(desktop == nil ? "log" : "desktop"))")
+        unlink(paths.socketFile.path)  // a killed daemon's: the lock says nobody serves it
+        let socketServer = try HTTPServer(listening: try ListeningSocket.unix(path: paths.socketFile.path), configuration: server, handler: handler, log: log)
+        var tcpServer: HTTPServer?
+        var address = ""
+        if let http = configuration.http {
+            let socket = try ListeningSocket.tcp(host: http.host, port: http.port)
+            let port = socket.port ?? http.port
+            handler.allowHosts(["\(http.host):\(port)", "localhost:\(port)"])
+            tcpServer = try HTTPServer(listening: socket, configuration: server, handler: handler, log: log)
+            address = "\(http.host):\(port)"
+            service.setHTTPAddress(address)
+            try DurableFile.replace(paths.httpAddressFile, with: Data("http://\(address)\n".utf8), mode: 0o600)
+        }
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(15))
+                events.heartbeat()
+            }
+        }
+        log.info(
+            "chimed \(WireFormat.version) listening on \(paths.socketFile.path)\(address.isEmpty ? "" : " and http://\(address)") (store \(paths.storeFile.path), presenter \(desktop == nil ? "log" : "desktop"), \(server.connectionLimit) connections)"
+        )
 
         for await signal in signals.stream {
             if signal == SIGHUP {
-                await daemon.reload()
+                do {
+                    try await service.reloadRegistry()
+                } catch {
+                    log.error("cannot reload \(paths.registryFile.path), keeping the registry as it was: \(error)")
+                }
                 continue
             }
             log.info("stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
             break
         }
 
-        listener.stop()
-        for await _ in stopped.stream {}
+        // No new clients find it from here on; the streams end so their connections can close.
         unlink(paths.socketFile.path)
-        listener.release()
-        await daemon.closeAll()
+        unlink(paths.tokenFile.path)
+        unlink(paths.httpAddressFile.path)
+        heartbeat.cancel()
+        events.closeAll()
+        await socketServer.stop()
+        await tcpServer?.stop()
         monitorTask?.cancel()
         await monitor?.stop()
         await engine.stop()
         await desktop?.idle()
         await queue.close()
         await store.close()
+        withExtendedLifetime(lock) {}
         log.info("stopped")
     }
 
-    /// Creates the runtime folder with mode 0700, and refuses one that another user owns.
-    static func prepareRuntimeDirectory(_ directory: URL) throws {
-        let path = directory.path
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    /// The desktop presenter, when one should be used: `desktop`, or `auto` and a notification server
+    /// answers on the session bus.
+    static func desktopPresenter(_ configuration: DaemonConfiguration, registry: AppRegistry, sink: ServiceLink, log: DaemonLog) async -> DesktopPresenter? {
+        guard configuration.presenter != .log else { return nil }
+        let presenter = DesktopPresenter(
+            configuration: .init(
+                apps: { identifier in
+                    let entry = registry.entry(identifier)
+                    let icon = entry?.iconPath.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0).absoluteString : $0 }
+                    return DesktopAppInfo(displayName: entry?.displayName, iconName: icon)
+                },
+                callTimeout: .seconds(3),
+                // Without inline replies the server cannot take the text: say how to send it.
+                onReplyNeeded: { request in
+                    log.warning(
+                        "\(request.appIdentifier)/\(request.notificationIdentifier): “\(request.actionTitle)” takes a typed reply, which this notification server cannot collect; send it with: chime respond --app '\(request.appIdentifier)' --id '\(request.notificationIdentifier)' --action '\(request.actionIdentifier)' --text '…'"
+                    )
+                },
+                onResponse: { app, outcome in sink.forward(app: app, outcome) }),
+            log: log)
+        if let server = await presenter.notificationServer() {
+            log.info("showing notifications through \(server.name.isEmpty ? "the notification server" : server.name) (\(server.capabilities.joined(separator: ", ")))")
+            return presenter
         }
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw DurableFile.posixError("cannot read \(path)") }
-        guard info.st_uid == getuid() else { throw DaemonError("\(path) belongs to another user; refusing to use it") }
-        chmod(path, 0o700)
+        if configuration.presenter == .desktop {
+            log.warning("no notification server answers on the session bus; notifications are dropped until one does")
+            return presenter
+        }
+        log.info("no notification server on the session bus: logging notifications instead")
+        return nil
     }
 
-    /// Refuses to start when a daemon answers on the socket; removes a socket file nobody answers on.
-    static func claimSocket(_ socket: URL, log: DaemonLog) throws {
-        guard FileManager.default.fileExists(atPath: socket.path) else { return }
-        if let live = try? UnixSocket.connect(to: socket.path) {
-            live.close()
-            throw DaemonError("another chimed is already running on \(socket.path)")
-        }
-        log.info("removing the stale socket \(socket.path)")
-        unlink(socket.path)
-    }
-
-    /// 32 random bytes as hex, written atomically with mode 0600.
+    /// 32 random bytes as hex, written atomically with mode 0600 (only the lock's holder writes it).
     static func writeToken(_ file: URL) throws -> String {
         var generator = SystemRandomNumberGenerator()
         let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
@@ -162,17 +203,22 @@ public enum DaemonMain {
     }
 }
 
-/// Hands the desktop presenter's response outcomes to the daemon, which exists only after the presenter.
-final class ResponseSink: Sendable {
-    private let daemon = Mutex<Daemon?>(nil)
+/// Hands what the desktop presenter hears (the user's answers) and what the list presenter sees to the
+/// service, which exists only after the presenters.
+final class ServiceLink: Sendable {
+    private let service = Mutex<NotificationService?>(nil)
 
-    func attach(_ daemon: Daemon) {
-        self.daemon.withLock { $0 = daemon }
+    func attach(_ service: NotificationService) {
+        self.service.withLock { $0 = service }
     }
 
     func forward(app: String, _ outcome: ResponseOutcome) {
-        guard let daemon = daemon.withLock({ $0 }) else { return }
-        Task { _ = await daemon.afterResponse(app: app, outcome) }
+        guard let service = service.withLock({ $0 }) else { return }
+        Task { _ = await service.afterResponse(app: app, outcome) }
+    }
+
+    func listsChanged() {
+        service.withLock { $0 }?.listsChanged()
     }
 }
 

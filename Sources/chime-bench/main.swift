@@ -16,6 +16,11 @@ let usage = """
                      duplicates of 100,000 requests due within 10 s
       scale          1,000,000 pending requests: add rate against the raw SQLite floor, memory, store size,
                      and a new process's time from start to its first fire
+      api-roundtrip  durable adds one at a time over chimed's HTTP API on the Unix socket, beside the
+                     old newline-JSON protocol of an older chimed (--baseline-chimed PATH)
+      api-wrk        GET /v1/status on loopback with wrk, beside nginx serving a small static file
+      api-fanout     one event to 10,000 SSE subscribers: delivery latency, chimed's memory
+      api-load       50 clients × 1,000 adds, one per request: adds/s, latency, memory and descriptors
 
     Options:
       --cases N     cases (triggers) or writes (sqlite-writes) per round (default 100000 and 2000)
@@ -23,6 +28,9 @@ let usage = """
       --requests N  requests (burst: 100000, scale: 1000000)
       --single N    burst: single adds awaited one after another (default 10000)
       --tasks N     burst: tasks adding at once (default 64)
+      --clients N   api-load: clients adding at once (default 50); api-fanout: subscribers (10000)
+      --chimed PATH         the chimed to measure (default: beside chime-bench)
+      --baseline-chimed PATH  api-roundtrip: an older chimed speaking the line protocol
       -h, --help    show this help
     """
 
@@ -44,9 +52,15 @@ if arguments.isEmpty || arguments.contains("-h") || arguments.contains("--help")
 }
 let workload = arguments.removeFirst()
 var options: [String: Int] = [:]
+var paths: [String: String] = [:]
 while !arguments.isEmpty {
     let option = arguments.removeFirst()
-    guard ["--cases", "--rounds", "--requests", "--single", "--tasks"].contains(option),
+    if ["--chimed", "--baseline-chimed"].contains(option), let value = arguments.first {
+        arguments.removeFirst()
+        paths[option] = value
+        continue
+    }
+    guard ["--cases", "--rounds", "--requests", "--single", "--tasks", "--clients"].contains(option),
           let value = arguments.first.flatMap(Int.init), value > 0
     else {
         FileHandle.standardError.write(Data("chime-bench: unexpected argument '\(option)'\n\n\(usage)\n".utf8))
@@ -58,6 +72,9 @@ while !arguments.isEmpty {
 
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.sortedKeys]
+/// The chimed built beside this benchmark.
+let siblingChimed = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    .appendingPathComponent("chimed").path
 switch workload {
 case "triggers":
     var benchmark = CalendarTriggerBenchmark()
@@ -78,6 +95,10 @@ case "burst":
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 case "scale":
     var benchmark = ScaleBenchmark()
+    if let requests = options["--requests"] { benchmark.requests = requests }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
+case "api-roundtrip":
+    var benchmark = APIRoundTripBenchmark(chimed: paths["--chimed"] ?? siblingChimed, baselineChimed: paths["--baseline-chimed"])
     if let requests = options["--requests"] { benchmark.requests = requests }
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 default:

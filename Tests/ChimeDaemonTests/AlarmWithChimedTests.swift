@@ -1,6 +1,6 @@
 import ChimeClient
 import ChimeCore
-import ChimeIPC
+import ChimeAPI
 import ChimeTestSupport
 import Foundation
 import Testing

@@ -1,7 +1,7 @@
 import ChimeCLI
 import ChimeClient
 import ChimeCore
-import ChimeIPC
+import ChimeAPI
 import ChimeTestSupport
 import Foundation
 import Testing

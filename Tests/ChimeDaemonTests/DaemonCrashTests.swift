@@ -1,7 +1,7 @@
 import ChimeClient
 import ChimeCore
 import ChimeEngine
-import ChimeIPC
+import ChimeAPI
 import ChimeSQLite
 import ChimeTestSupport
 import Foundation
@@ -50,7 +50,9 @@ struct DaemonCrashTests {
                 }
             }
         }
-        try await eventually("a burst under way", within: 20) {
+        // Whatever happens below, no adder outlives the test (they stop when the daemon is gone).
+        defer { kill(first.process.processIdentifier, SIGKILL) }
+        try await eventually("a burst under way", within: 60) {
             acknowledged.ids.withLock { $0.count } >= 400 && Self.presented(in: first.log.lines).count >= 50
         }
         await first.killHard()

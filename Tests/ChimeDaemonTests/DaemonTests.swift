@@ -1,27 +1,27 @@
 import ChimeClient
 import ChimeCore
-import ChimeIPC
+import ChimeAPI
 import ChimeTestSupport
 import Foundation
 import Synchronization
 import Testing
 
-/// The real `chimed`, started as a process in a private home, driven through `DaemonClient` and raw lines.
+/// The real `chimed`, started as a process in a private home, driven through `DaemonClient` and raw HTTP.
 @Suite("chimed", .serialized)
 struct DaemonTests {
-    @Test func helloWithAWrongTokenIsRefused() async throws {
+    @Test func aWrongOrMissingTokenIsRefused() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()
         await #expect {
             _ = try await DaemonClient.connect(socketPath: home.paths.socketFile.path, token: String(repeating: "0", count: 64))
-        } throws: { ($0 as? IPCError)?.ipcCode == .unauthenticated }
+        } throws: { ($0 as? APIError)?.apiCode == .unauthenticated }
 
-        // A first message that is not hello is refused too, and the connection closed.
-        let raw = try RawConnection(home.paths.socketFile.path)
-        raw.send(#"{"id":1,"method":"status","params":{}}"# + "\n")
-        let head = try await raw.reply("refusal")
-        #expect(head.id == 1)
-        #expect(head.error?.ipcCode == .unauthenticated)
+        let raw = try RawHTTPConnection(unixPath: home.paths.socketFile.path)
+        raw.request("GET", "/v1/status", token: nil)
+        let refusal = try raw.answer()
+        #expect(refusal.status == 401)
+        #expect(refusal.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
+        #expect(refusal.text.contains(#""name":"unauthenticated""#))
         #expect(await daemon.terminate() == 0)
     }
 
@@ -117,14 +117,12 @@ struct DaemonTests {
         }
         #expect(event.response.notification.identifier == "invite")
         #expect(event.launch == "foreground")
-        _ = try await app.status()
-        #expect(app.receivedEventCount == 1, "replayed once")
+        #expect(await events(of: app, for: 1).isEmpty, "replayed once")
         try await app.acknowledge(event)
         app.close()
 
         let later = try await home.connect(app: "com.example.meet", subscribe: true)
-        _ = try await later.status()  // any event sent on subscribing has arrived before this reply
-        #expect(later.receivedEventCount == 0, "an acknowledged response came again")
+        #expect(await events(of: later, for: 1).isEmpty, "an acknowledged response came again")
         #expect(await daemon.terminate() == 0)
     }
 
@@ -151,32 +149,41 @@ struct DaemonTests {
         #expect(await next.terminate() == 0)
     }
 
-    @Test func badLinesGetTypedErrorsAndTheConnectionSurvives() async throws {
+    @Test func badRequestsGetTypedErrorsAndChangeNothing() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()
         let token = try String(contentsOf: home.paths.tokenFile, encoding: .utf8)
-        let raw = try RawConnection(home.paths.socketFile.path)
-        raw.send(#"{"id":1,"method":"hello","params":{"token":"\#(token)","app":"com.example.bad"}}"# + "\n")
-        #expect(try await raw.reply("hello").error == nil)
+        let raw = try RawHTTPConnection(unixPath: home.paths.socketFile.path)
 
-        raw.send("this is not json\n")
-        #expect(try await raw.reply("malformed").error?.ipcCode == .malformedMessage)
-        raw.send(#"{"id":2,"method":"launchMissiles","params":{}}"# + "\n")
-        let unknown = try await raw.reply("unknown")
-        #expect(unknown.id == 2 && unknown.error?.ipcCode == .unknownMethod)
-        raw.send(#"{"id":3,"method":"add","params":{"requests":[{"identifier":""}]}}"# + "\n")
-        let invalid = try await raw.reply("invalid")
-        #expect(invalid.id == 3 && invalid.error != nil)
-        raw.send(String(repeating: "x", count: WireFormat.maximumLineLength + 10) + "\n")
-        #expect(try await raw.reply("too large").error?.ipcCode == .messageTooLarge)
+        raw.request("POST", "/v1/apps/com.example.bad/pending", token: token, body: "this is not json")
+        let malformed = try raw.answer()
+        #expect(malformed.status == 400 && malformed.text.contains(#""name":"malformedRequest""#))
+        raw.request("GET", "/v1/launch-missiles", token: token)
+        let unknown = try raw.answer()
+        #expect(unknown.status == 404 && unknown.text.contains(#""name":"unknownRoute""#))
+        raw.request("PATCH", "/v1/status", token: token)
+        let method = try raw.answer()
+        #expect(method.status == 405 && method.headers["allow"] == "GET")
+        raw.request("POST", "/v1/apps/com.example.bad/pending", token: token, body: #"{"requests":[{"identifier":""}]}"#)
+        let invalid = try raw.answer()
+        #expect(invalid.status == 400 && invalid.text.contains(#""domain":"#))
         // Engine validation errors come back with the engine's code.
-        raw.send(#"{"id":4,"method":"setBadgeCount","params":{"count":-1}}"# + "\n")
-        let badge = try await raw.reply("badge")
-        #expect(badge.id == 4 && badge.error?.domain == .chime)
+        raw.request("PUT", "/v1/apps/com.example.bad/badge", token: token, body: #"{"count":-1}"#)
+        let badge = try raw.answer()
+        #expect(badge.status == 400 && badge.text.contains(#""domain":"chime""#))
+        raw.request("GET", "/v1/apps/com.example.bad/pending?limit=0", token: token)
+        #expect(try raw.answer().status == 400)
 
-        raw.send(#"{"id":5,"method":"pendingRequests","params":{}}"# + "\n")
-        let pending = try await raw.lines.take("pending") { $0.contains(#""id":5"#) }
-        #expect(pending.contains(#""result":[]"#), "nothing was added by the bad lines")
+        // A body over the limit is refused before it is read, with the limit in the error.
+        let huge = try RawHTTPConnection(unixPath: home.paths.socketFile.path)
+        huge.request("POST", "/v1/apps/com.example.bad/pending", token: token, body: String(repeating: "x", count: WireFormat.maximumBodySize + 10))
+        let tooLarge = try huge.answer()
+        #expect(tooLarge.status == 413 && tooLarge.text.contains(#""limit":\#(WireFormat.maximumBodySize)"#))
+
+        // The first connection still works, and nothing was added.
+        raw.request("GET", "/v1/pending", token: token)
+        let pending = try raw.answer()
+        #expect(pending.status == 200 && pending.text.contains(#""total":0"#), "nothing was added by the bad requests")
         #expect(await daemon.terminate() == 0)
     }
 
@@ -232,7 +239,7 @@ struct DaemonAppTests {
             return
         }
         #expect(question.notification.identifier == "asked")
-        app.answer(question, options: [.list])
+        await app.answer(question, options: [.list])
         try await eventually("delivered") { try await app.deliveredNotifications().count == 1 }
 
         // An app that never answers does not hold the notification back.

@@ -221,6 +221,12 @@ public final class ChildProcess: Sendable {
         try? inputPipe.fileHandleForReading.close()
     }
 
+    /// A test that failed before it stopped its process leaves none behind (a daemon left running keeps
+    /// serving the clients the test started, and slows every test after it).
+    deinit {
+        if !exited.state.withLock({ $0.done }) { kill(process.processIdentifier, SIGKILL) }
+    }
+
     public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Starts `process` from a thread that blocks no signals. A child inherits the signal mask of the

@@ -1,5 +1,5 @@
 public import ChimeClient
-public import ChimeIPC
+public import ChimeAPI
 public import Foundation
 
 #if canImport(Glibc)

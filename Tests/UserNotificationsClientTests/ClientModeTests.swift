@@ -2,7 +2,7 @@ import ChimeClient
 import ChimeCore
 import ChimeDesktop
 import ChimeEngine
-import ChimeIPC
+import ChimeAPI
 import ChimeTestSupport
 import Foundation
 import Testing
@@ -382,7 +382,7 @@ struct ClientModeTests {
     @Test func daemonModeWithoutADaemonFailsInsteadOfEmbedding() async throws {
         let home = try DaemonHome()
         let center = Self.processCenter(home, mode: .daemon)
-        await #expect { try await center.add(later) } throws: { ($0 as? IPCError)?.ipcCode == .notConnected }
+        await #expect { try await center.add(later) } throws: { ($0 as? APIError)?.apiCode == .notConnected }
         #expect(!FileManager.default.fileExists(atPath: home.embeddedDataDirectory.path))
 
         // The daemon starting later is found by the next call.

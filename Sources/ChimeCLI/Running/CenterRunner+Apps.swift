@@ -1,6 +1,6 @@
 import ChimeClient
 import ChimeCore
-import ChimeIPC
+import ChimeAPI
 import Foundation
 
 extension CenterRunner {
@@ -77,7 +77,7 @@ extension CenterRunner {
     // MARK: focus
 
     func run(_ focus: FocusCommand) async throws -> String {
-        let result: FocusResult
+        let result: FocusState
         switch focus {
         case .on: result = try await client.focus(true)
         case .off: result = try await client.focus(false)

@@ -1,13 +1,21 @@
 import ChimeClient
 import ChimeCore
-import ChimeIPC
+import ChimeAPI
 import Foundation
 
-/// Runs the commands that talk to chimed, over one client connection, and renders what they print.
+/// Runs the commands that talk to chimed, over one client, and renders what they print.
+///
+/// Lists are read and written a page at a time through `write`, so 100,000 pending requests cost the
+/// command line one page of memory.
 struct CenterRunner {
     let client: DaemonClient
     let now: Date
     let zone: TimeZone
+    /// Where long output goes as it is produced.
+    let write: @Sendable (String) -> Void
+
+    /// Requests per page when listing.
+    static let pageSize = 500
 
     func run(_ command: ChimeCommand) async throws -> String {
         switch command {
@@ -36,14 +44,13 @@ struct CenterRunner {
                 throw ChimeError(.notificationsNotAllowed, field: "app", "\(add.appIdentifier) is not allowed to notify (chime apps allow \(add.appIdentifier))")
             }
         }
-        try await client.add([request], app: add.appIdentifier)
+        let added = try await client.add([request], app: add.appIdentifier)
         let title = Output.title(request.content)
         guard request.trigger != nil else {
             if add.json { return Output.json(AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: iso(now))) }
             return "Sent “\(title)” for \(add.appIdentifier) (id \(request.identifier)): delivered now.\n"
         }
-        let pending = try await client.pendingRequests(app: add.appIdentifier).first { $0.request.identifier == request.identifier }
-        let fireDate = pending?.nextFireDate
+        let fireDate = added.first { $0.request.identifier == request.identifier }?.nextFireDate
         if add.json {
             return Output.json(AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: fireDate.map(iso)))
         }
@@ -56,26 +63,40 @@ struct CenterRunner {
     // MARK: pending, delivered, remove
 
     private func run(_ list: ListCommand) async throws -> String {
+        let all = list.appIdentifier == nil
         switch list.kind {
         case .pending:
-            let items = try await client.pendingRequests(app: list.appIdentifier, all: list.appIdentifier == nil)
-            if list.json {
-                return Output.json(items.map { PendingOutput(app: $0.app, identifier: $0.request.identifier, title: Output.title($0.request.content), nextFireDate: $0.nextFireDate.map(iso), repeats: $0.request.trigger?.repeats ?? false) })
-            }
-            guard !items.isEmpty else { return "No pending notifications.\n" }
-            return Output.table(
-                ["APP", "ID", "NEXT FIRE", "TITLE"],
-                items.map { [$0.app, $0.request.identifier, $0.nextFireDate.map(iso) ?? "never", Output.title($0.request.content)] })
+            let printer = ListPrinter(json: list.json, header: ["APP", "ID", "NEXT FIRE", "TITLE"], empty: "No pending notifications.\n", write: write)
+            var cursor: String?
+            repeat {
+                let page = try await client.pendingPage(app: list.appIdentifier, all: all, cursor: cursor, limit: Self.pageSize)
+                printer.page(
+                    json: page.items.map {
+                        PendingOutput(
+                            app: $0.app, identifier: $0.request.identifier, title: Output.title($0.request.content), nextFireDate: $0.nextFireDate.map(iso),
+                            repeats: $0.request.trigger?.repeats ?? false)
+                    },
+                    rows: page.items.map { [$0.app, $0.request.identifier, $0.nextFireDate.map(iso) ?? "never", Output.title($0.request.content)] })
+                cursor = page.next
+            } while cursor != nil
+            printer.end()
         case .delivered:
-            let items = try await client.deliveredNotifications(app: list.appIdentifier, all: list.appIdentifier == nil)
-            if list.json {
-                return Output.json(items.map { DeliveredOutput(app: $0.app, identifier: $0.notification.identifier, title: Output.title($0.notification.request.content), date: iso($0.notification.date)) })
-            }
-            guard !items.isEmpty else { return "No delivered notifications.\n" }
-            return Output.table(
-                ["APP", "ID", "DELIVERED", "TITLE"],
-                items.map { [$0.app, $0.notification.identifier, iso($0.notification.date), Output.title($0.notification.request.content)] })
+            let printer = ListPrinter(json: list.json, header: ["APP", "ID", "DELIVERED", "TITLE"], empty: "No delivered notifications.\n", write: write)
+            var cursor: String?
+            repeat {
+                let page = try await client.deliveredPage(app: list.appIdentifier, all: all, cursor: cursor, limit: Self.pageSize)
+                printer.page(
+                    json: page.items.map {
+                        DeliveredOutput(
+                            app: $0.app, identifier: $0.notification.identifier, title: Output.title($0.notification.request.content),
+                            date: iso($0.notification.date))
+                    },
+                    rows: page.items.map { [$0.app, $0.notification.identifier, iso($0.notification.date), Output.title($0.notification.request.content)] })
+                cursor = page.next
+            } while cursor != nil
+            printer.end()
         }
+        return ""
     }
 
     private func run(_ remove: RemoveCommand) async throws -> String {

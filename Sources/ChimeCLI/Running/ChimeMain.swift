@@ -1,7 +1,8 @@
 import ChimeClient
-public import ChimeIPC
+public import ChimeAPI
 import ChimeCore
 public import Foundation
+import Synchronization
 
 /// Runs one `chime` invocation: parse, execute, and say what to print and which status to exit with.
 ///
@@ -14,8 +15,13 @@ public enum ChimeMain {
         public var standardError = ""
     }
 
-    /// - Parameter paths: Where chimed's socket and token are (by default from the XDG variables).
-    public static func run(_ arguments: [String], now: Date, currentTimeZone: TimeZone, paths: DaemonPaths = DaemonPaths()) async -> Result {
+    /// - Parameters:
+    ///   - paths: Where chimed's socket and token are (by default from the XDG variables).
+    ///   - write: Where long output (lists) goes as it is produced; without it, it is collected into
+    ///     `standardOutput`.
+    public static func run(
+        _ arguments: [String], now: Date, currentTimeZone: TimeZone, paths: DaemonPaths = DaemonPaths(), write: (@Sendable (String) -> Void)? = nil
+    ) async -> Result {
         let command: ChimeCommand
         do {
             command = try ChimeCommand.parse(arguments)
@@ -38,29 +44,58 @@ public enum ChimeMain {
             let report = await doctor.run(paths: paths)
             return Result(exitCode: report.healthy ? .success : .failure, standardOutput: report.output)
         default:
-            return await runWithDaemon(command, now: now, zone: currentTimeZone, paths: paths)
+            let collected = Mutex("")
+            let result = await runWithDaemon(command, now: now, zone: currentTimeZone, paths: paths, write: write ?? { text in collected.withLock { $0 += text } })
+            return Result(exitCode: result.exitCode, standardOutput: collected.withLock { $0 } + result.standardOutput, standardError: result.standardError)
         }
     }
 
-    private static func runWithDaemon(_ command: ChimeCommand, now: Date, zone: TimeZone, paths: DaemonPaths) async -> Result {
+    private static func runWithDaemon(_ command: ChimeCommand, now: Date, zone: TimeZone, paths: DaemonPaths, write: @escaping @Sendable (String) -> Void) async
+        -> Result
+    {
         let client: DaemonClient
         do {
             client = try await DaemonClient.connect(paths: paths)
-        } catch {
+        } catch let error as APIError where error.apiCode == .notConnected {
             return Result(
                 exitCode: .failure,
                 standardError: "chime: error: chimed, the notification center, is not running (\(paths.socketFile.path)). Start it with 'chimed'.\n")
+        } catch {
+            return Result(exitCode: .failure, standardError: "chime: error: \(message(for: error))\n")
         }
         defer { client.close() }
         do {
-            let output = try await CenterRunner(client: client, now: now, zone: zone).run(command)
+            let output = try await CenterRunner(client: client, now: now, zone: zone, write: write).run(command)
             return Result(exitCode: .success, standardOutput: output)
-        } catch let error as ChimeError {
-            return Result(exitCode: .failure, standardError: "chime: error: \(error.message)\(error.field.map { " (\($0))" } ?? "")\n")
         } catch let error as UsageError {
             return Result(exitCode: .usage, standardError: "chime: error: \(error.message)\nSee 'chime \(error.command ?? "") --help'.\n")
         } catch {
-            return Result(exitCode: .failure, standardError: "chime: error: \(error)\n")
+            return Result(exitCode: .failure, standardError: "chime: error: \(message(for: error))\n")
+        }
+    }
+
+    /// Writes to standard output at once (a list prints as its pages arrive). Defined here, not in
+    /// `main.swift`, whose closures would be bound to the main actor.
+    public static let writeToStandardOutput: @Sendable (String) -> Void = { text in
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// What a person reads for an error from chimed or on the way to it.
+    static func message(for error: any Error) -> String {
+        if let error = error as? ChimeError { return error.message + (error.field.map { " (\($0))" } ?? "") }
+        guard let error = error as? APIError else { return "\(error)" }
+        switch error.apiCode {
+        case .payloadTooLarge?:
+            let limit = error.limit.map { " (at most \(ByteCountFormatter.string(fromByteCount: Int64($0), countStyle: .binary)))" } ?? ""
+            return "this is more than chimed takes in one request\(limit); split it into smaller pieces"
+        case .unauthenticated?:
+            return "chimed refused the token in the runtime folder; it may have restarted just now (try again) or belong to another setup"
+        case .untrustedRuntimeDirectory?:
+            return error.message + "; remove it or set XDG_RUNTIME_DIR to a folder of your own"
+        case .notConnected?:
+            return "lost the connection to chimed: \(error.message)"
+        default:
+            return error.message + (error.field.map { " (\($0))" } ?? "")
         }
     }
 }

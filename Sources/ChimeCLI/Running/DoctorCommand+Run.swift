@@ -1,7 +1,7 @@
 import ChimeClient
 import ChimeDesktop
 import ChimeEngine
-import ChimeIPC
+import ChimeAPI
 import Foundation
 
 extension DoctorCommand {
@@ -40,7 +40,7 @@ extension DoctorCommand {
             report.checks.append(.init(name: "store", ok: true, detail: "\(status.storePath)\(size): \(status.pending) pending, \(status.delivered) delivered, \(status.apps) apps, \(status.queuedResponses) responses waiting for their apps"))
             daemonServer = status.notificationServer
         } catch {
-            report.checks.append(.init(name: "chimed", ok: false, detail: "not running (no answer at \(paths.socketFile.path)); start it with 'chimed', or 'systemctl --user start chimed' with the unit in Support/systemd"))
+            report.checks.append(.init(name: "chimed", ok: false, detail: Self.diagnosis(error, paths: paths)))
         }
 
         guard let bus = environment["DBUS_SESSION_BUS_ADDRESS"], !bus.isEmpty else {
@@ -70,5 +70,22 @@ extension DoctorCommand {
             report.checks.append(.init(name: "capability \(capability)", ok: capability == "inline-reply", detail: "missing: \(consequence)"))
         }
         return report
+    }
+
+    /// Why chimed could not be reached: not running, running but refusing this user's token, a runtime
+    /// folder that is not this user's, or a socket nobody answers on.
+    static func diagnosis(_ error: any Error, paths: DaemonPaths) -> String {
+        let start = "start it with 'chimed', or 'systemctl --user start chimed' with the unit in Support/systemd"
+        guard let error = error as? APIError else { return "cannot be asked: \(error)" }
+        switch error.apiCode {
+        case .untrustedRuntimeDirectory?:
+            return "refusing its folder: \(error.message); remove it, or set XDG_RUNTIME_DIR to a folder of your own"
+        case .unauthenticated?, .forbidden?:
+            return "running, but refusing the token in \(paths.tokenFile.path) (another daemon's, or it restarted just now)"
+        case .notConnected? where FileManager.default.fileExists(atPath: paths.socketFile.path):
+            return "unreachable: \(paths.socketFile.path) exists but \(error.message); if chimed was killed, \(start)"
+        default:
+            return "not running (no socket at \(paths.socketFile.path)); \(start)"
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ChimeCore
 import Foundation
+import Synchronization
 
 /// How the command line prints: aligned tables for people, sorted JSON for scripts.
 enum Output {
@@ -114,4 +115,52 @@ struct AppOutput: Encodable {
     var connected: Bool
     var queuedResponses: Int
     var launchCommand: [String]?
+}
+
+/// Prints a long list as it arrives, a page at a time: a table whose header comes once (columns aligned
+/// within each page), or one JSON array whose items are written as they come.
+final class ListPrinter: Sendable {
+    let json: Bool
+    let header: [String]
+    let empty: String
+    let write: @Sendable (String) -> Void
+    private let printed = Mutex(0)
+
+    init(json: Bool, header: [String], empty: String, write: @escaping @Sendable (String) -> Void) {
+        self.json = json
+        self.header = header
+        self.empty = empty
+        self.write = write
+    }
+
+    func page(json items: [some Encodable], rows: [[String]]) {
+        let before = printed.withLock { printed in
+            defer { printed += rows.count }
+            return printed
+        }
+        guard json else {
+            guard !rows.isEmpty else { return }
+            if before == 0 {
+                write(Output.table(header, rows))
+            } else {
+                // Widths from this page and the header, so columns line up with the header where they can.
+                let text = Output.table(rows: [header] + rows)
+                write(String(text.drop { $0 != "\n" }.dropFirst()))
+            }
+            return
+        }
+        for (index, item) in items.enumerated() {
+            let element = Output.json(item).dropLast().split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+            write((before + index == 0 ? "[\n" : ",\n") + element)
+        }
+    }
+
+    func end() {
+        let count = printed.withLock { $0 }
+        if json {
+            write(count == 0 ? "[\n\n]\n" : "\n]\n")
+        } else if count == 0 {
+            write(empty)
+        }
+    }
 }

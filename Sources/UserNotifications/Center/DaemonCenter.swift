@@ -2,7 +2,7 @@
 import ChimeClient
 import ChimeCore
 import ChimeEngine
-import ChimeIPC
+import ChimeAPI
 import Foundation
 
 /// A center's operations on `chimed` (client mode): one connection for the app's requests, and, while the
@@ -24,7 +24,7 @@ import Foundation
 /// operation is idempotent (an add replaces by identifier, removals and settings are absolute), so a
 /// request the old daemon may already have applied does not apply twice — and the subscription connects
 /// again by itself, waiting longer between tries (up to 5 s) while no daemon answers; the daemon then
-/// replays the responses the app has not acknowledged. Calls fail with `IPCError.notConnected` only while
+/// replays the responses the app has not acknowledged. Calls fail with `APIError.notConnected` only while
 /// no daemon answers at all.
 final class DaemonCenter: CenterService {
     private struct Subscription {
@@ -64,7 +64,8 @@ final class DaemonCenter: CenterService {
         let current = requests.withLock { $0 }
         do {
             return try await body(current)
-        } catch let error as IPCError where error.ipcCode == .notConnected {
+        } catch let error as APIError where error.apiCode == .notConnected || error.apiCode == .unauthenticated {
+            // The daemon went away, or another one answers now with a token of its own.
             let fresh = try await DaemonClient.connect(appIdentifier: appIdentifier, paths: paths)
             requests.withLock { $0 = fresh }
             current.close()
@@ -75,7 +76,7 @@ final class DaemonCenter: CenterService {
 
     /// Connects to the daemon at `paths` for `appIdentifier` and says hello.
     ///
-    /// - Throws: `IPCError.notConnected` when no daemon answers, `.unauthenticated` when the token is refused.
+    /// - Throws: `APIError.notConnected` when no daemon answers, `.unauthenticated` when the token is refused.
     static func connect(appIdentifier: String, paths: DaemonPaths, log: any EngineLog) async throws -> DaemonCenter {
         let client = try await DaemonClient.connect(appIdentifier: appIdentifier, paths: paths)
         return DaemonCenter(appIdentifier: appIdentifier, paths: paths, log: log, client: client)
@@ -139,7 +140,7 @@ final class DaemonCenter: CenterService {
             // Not in line behind a response handler that takes its time: the daemon waits for this answer.
             Task {
                 let options = await delegate?.willPresent(question.notification) ?? []
-                connection.answer(question, options: options)
+                await connection.answer(question, options: options)
             }
         case .response(let event):
             guard let delegate else { return }  // stays queued in the daemon for the next subscription
@@ -154,7 +155,7 @@ final class DaemonCenter: CenterService {
     private func acknowledge(_ event: ResponseEvent, disposition: WireDisposition, on connection: DaemonClient) async {
         do {
             try await connection.acknowledge(event, disposition: disposition)
-        } catch let error as IPCError where error.ipcCode == .notConnected {
+        } catch let error as APIError where error.apiCode == .notConnected {
             do {
                 try await call { try await $0.acknowledge(event, disposition: disposition) }
             } catch {

@@ -2,7 +2,7 @@
 import ChimeCore
 import ChimeDesktop
 public import ChimeEngine
-public import ChimeIPC
+public import ChimeAPI
 import ChimeSQLite
 public import Foundation
 
@@ -19,7 +19,7 @@ extension UNUserNotificationCenter {
     /// - **Mode**: decided once per process, at the first call that needs it, as `CHIME_MODE` asks:
     ///   `auto` (the default) uses `chimed` when its socket and token are found (`DaemonPaths`: XDG rules)
     ///   and it answers `hello`, else the embedded engine; `daemon` always uses `chimed`, and without it
-    ///   every call fails with `IPCError.notConnected` (nothing is embedded silently); `embedded` never
+    ///   every call fails with `APIError.notConnected` (nothing is embedded silently); `embedded` never
     ///   tries the daemon. An unknown value counts as `auto`, with a warning. An app that gave
     ///   `configureEmbedded` a presenter of its own (a terminal app) runs embedded under `auto`. The choice
     ///   is logged at debug level (`CHIME_DEBUG=1`).
@@ -56,7 +56,7 @@ extension UNUserNotificationCenter {
     ///
     /// ```swift
     /// let center = UNUserNotificationCenter(appIdentifier: "com.example.alarm", daemon: DaemonPaths())
-    /// try await center.add(request)   // throws IPCError.notConnected when chimed is not running
+    /// try await center.add(request)   // throws APIError.notConnected when chimed is not running
     /// ```
     ///
     /// It connects on its first call; a call while no daemon answers fails, and the next call tries again.
@@ -171,7 +171,7 @@ enum EmbeddedCenter {
                 } catch {
                     guard requested.resolve(daemonAnswered: false) == .embedded else {
                         decided.withLock { $0 = .daemonUnavailable }
-                        throw IPCError(.notConnected, "CHIME_MODE is daemon, but chimed does not answer at \(daemonPaths.socketFile.path): \(error)")
+                        throw APIError(.notConnected, "CHIME_MODE is daemon, but chimed does not answer at \(daemonPaths.socketFile.path): \(error)")
                     }
                     log.debug("UserNotifications: no chimed answers at \(daemonPaths.socketFile.path) (\(error)); \(appIdentifier) uses the embedded engine")
                 }

@@ -1,7 +1,9 @@
 import ChimeCore
-import ChimeIPC
+import ChimeAPI
 import ChimeTestSupport
 import Foundation
+import ChimeClient
+import Synchronization
 
 // The daemon's home, its process and the event helpers are in ChimeTestSupport (DaemonHome.swift).
 
@@ -12,27 +14,20 @@ func request(_ identifier: String, in seconds: TimeInterval = 3600, title: Strin
     return try NotificationRequest(identifier: identifier, content: content, trigger: .timeInterval(try TimeIntervalTrigger(timeInterval: seconds, repeats: false)))
 }
 
-/// A raw connection for bad input: writes bytes, reads reply lines on a thread of its own.
-final class RawConnection: Sendable {
-    let socket: UnixSocket
-    let lines: LineLog
-
-    init(_ path: String) throws {
-        socket = try UnixSocket.connect(to: path)
-        lines = LineLog(reading: socket.fileDescriptor, name: "socket")
-    }
-
-    func send(_ text: String) {
-        socket.write(Data(text.utf8))
-    }
-
-    /// The next reply line, decoded as a head.
-    func reply(_ what: String) async throws -> MessageHead {
-        let line = try await lines.take(what) { _ in true }
-        return try WireFormat.decoder().decode(MessageHead.self, from: Data(line.utf8))
-    }
-
-    deinit {
-        socket.shutdown()
+/// The events a client receives within `seconds` (to check that nothing more comes).
+func events(of client: DaemonClient, for seconds: Double) async -> [DaemonEvent] {
+    await withTaskGroup(of: [DaemonEvent].self) { group in
+        let collected = Mutex<[DaemonEvent]>([])
+        group.addTask {
+            for await event in client.events { collected.withLock { $0.append(event) } }
+            return []
+        }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(seconds))
+            return []
+        }
+        _ = await group.next()
+        group.cancelAll()
+        return collected.withLock { $0 }
     }
 }

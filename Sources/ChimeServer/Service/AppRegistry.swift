@@ -1,4 +1,4 @@
-public import ChimeIPC
+public import ChimeAPI
 public import Foundation
 import Synchronization
 
@@ -85,10 +85,10 @@ public final class AppRegistry: Sendable {
 }
 
 /// Writing a file so that a crash leaves the old or the new version, whole.
-enum DurableFile {
+package enum DurableFile {
     /// Writes `data` to a temporary file beside `file` with `mode`, fsyncs it, renames it over `file`, and
     /// fsyncs the folder.
-    static func replace(_ file: URL, with data: Data, mode: mode_t) throws {
+    package static func replace(_ file: URL, with data: Data, mode: mode_t) throws {
         let folder = file.deletingLastPathComponent().path
         let temporary = folder + "/.\(file.lastPathComponent).\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
@@ -121,13 +121,12 @@ enum DurableFile {
         }
     }
 
-    static func posixError(_ what: String) -> any Error {
-        DaemonError("\(what): \(String(cString: strerror(errno)))")
+    package static func posixError(_ what: String) -> any Error {
+        FileError(description: "\(what): \(String(cString: strerror(errno)))")
     }
 }
 
-/// A failure to start or run the daemon, with a message for the log.
-public struct DaemonError: Error, CustomStringConvertible, Sendable {
+/// A file that could not be written, with the reason.
+public struct FileError: Error, CustomStringConvertible, Sendable {
     public let description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,6 @@
 public import ChimeCore
-import ChimeIPC
+import ChimeAPI
+public import ChimeServer
 import ChimeSQLite
 import Foundation
 
@@ -8,14 +9,7 @@ import Foundation
 ///
 /// A SQLite file of its own (not the store's): the store's schema belongs to ChimeSQLite's migrations.
 /// Writes are durable when they return (WAL, `synchronous=FULL`).
-public final class ResponseQueue: Sendable {
-    public struct Entry: Sendable, Hashable {
-        public let delivery: String
-        public let app: String
-        public let response: NotificationResponse
-        public let launch: String?
-    }
-
+public final class SQLiteResponseQueue: ResponseQueueStore {
     private let database: SQLiteDatabase
 
     public init(path: String) async throws {
@@ -48,17 +42,19 @@ public final class ResponseQueue: Sendable {
         return delivery
     }
 
-    /// The app's queued responses, oldest first.
-    public func entries(app: String) async throws -> [Entry] {
+    /// The app's queued responses, oldest first, at most `limit`.
+    public func entries(app: String, limit: Int) async throws -> [QueuedResponse] {
         let rows = try await database.read { db in
-            try db.query("SELECT delivery, launch, response FROM queued_response WHERE app = ? ORDER BY sequence", arguments: [.text(app)])
+            try db.query(
+                "SELECT delivery, launch, response FROM queued_response WHERE app = ? ORDER BY sequence LIMIT ?",
+                arguments: [.text(app), .integer(Int64(limit))])
         }
         let decoder = WireFormat.decoder()
         return try rows.map { row in
             guard case .text(let delivery) = row[0], case .text(let json) = row[2] else { throw DaemonError("a queued response row is damaged") }
             var launch: String?
             if case .text(let value) = row[1] { launch = value }
-            return Entry(delivery: delivery, app: app, response: try decoder.decode(NotificationResponse.self, from: Data(json.utf8)), launch: launch)
+            return QueuedResponse(delivery: delivery, app: app, response: try decoder.decode(NotificationResponse.self, from: Data(json.utf8)), launch: launch)
         }
     }
 

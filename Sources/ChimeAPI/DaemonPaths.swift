@@ -5,8 +5,10 @@ public import Foundation
 ///
 /// - data: `$XDG_DATA_HOME/chime` (default `~/.local/share/chime`): `chime.sqlite`, `attachments/`,
 ///   `registry.json`, `daemon.sqlite` (queued responses).
-/// - runtime: `$XDG_RUNTIME_DIR/chime` (without it, `/tmp/chime-<uid>`), mode 0700: `chimed.sock` and
-///   `token` (mode 0600).
+/// - runtime: `$XDG_RUNTIME_DIR/chime` (without it, `/tmp/chime-<uid>`), mode 0700, owned by the user:
+///   `chimed.sock` (the API), `token` (mode 0600), `chimed.lock` (held by the one running daemon), `http`
+///   (the loopback address, when chimed serves one). Both sides check the folder before trusting it
+///   (`RuntimeDirectory`).
 public struct DaemonPaths: Sendable, Hashable {
     public var dataDirectory: URL
     public var runtimeDirectory: URL
@@ -40,4 +42,7 @@ public struct DaemonPaths: Sendable, Hashable {
     public var responseQueueFile: URL { dataDirectory.appendingPathComponent("daemon.sqlite") }
     public var socketFile: URL { runtimeDirectory.appendingPathComponent("chimed.sock") }
     public var tokenFile: URL { runtimeDirectory.appendingPathComponent("token") }
+    public var lockFile: URL { runtimeDirectory.appendingPathComponent("chimed.lock") }
+    /// The loopback address chimed serves the API on (`127.0.0.1:PORT`), when it serves one.
+    public var httpAddressFile: URL { runtimeDirectory.appendingPathComponent("http") }
 }

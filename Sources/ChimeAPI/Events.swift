@@ -1,0 +1,129 @@
+public import ChimeCore
+public import Foundation
+
+/// The events chimed streams as Server-Sent Events (`text/event-stream`).
+///
+/// Two streams:
+/// - `GET /v1/apps/{app}/events` — an app's own: `response` and `willPresent`. While it is open the app is
+///   connected (responses reach it live; with `foreground=true` it is asked how to present). Responses it
+///   has not acknowledged are sent again, oldest first, each time it opens the stream.
+/// - `GET /v1/events` — every app's list changes, for pages: `delivered`, `deliveredRemoved`,
+///   `pendingChanged`, and `reset` when a resumed stream missed more than the daemon kept (reload the lists).
+///
+/// Every event has an `id`; a client that reconnects sends the last one as `Last-Event-ID` and gets what it
+/// missed, as far as the daemon still holds it.
+public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The user responded to one of the app's notifications: handle it, then acknowledge its `delivery`.
+    case response
+    /// One of the app's notifications arrives while the app is in the foreground: answer with
+    /// `POST /v1/apps/{app}/questions/{question}` within the daemon's timeout, else the system presents it.
+    case willPresent
+    /// A notification was delivered (shown, or put in the list quietly).
+    case delivered
+    /// Notifications left an app's delivered list.
+    case deliveredRemoved
+    /// Requests were added to (or replaced in) an app's pending list, or removed from it.
+    case pendingChanged
+    /// The stream could not resume where the client left off: reload whatever it shows.
+    case reset
+}
+
+/// A response for the app: handle it, then acknowledge its `delivery`; unacknowledged ones come again when
+/// the app next opens its stream.
+public struct ResponseEvent: Codable, Sendable, Hashable {
+    public var delivery: String
+    public var app: String
+    public var response: NotificationResponse
+    /// Whether the app was launched for it, and how (`background`, `foreground`); `nil` when it was running.
+    public var launch: String?
+
+    public init(delivery: String, app: String, response: NotificationResponse, launch: String?) {
+        self.delivery = delivery
+        self.app = app
+        self.response = response
+        self.launch = launch
+    }
+}
+
+/// A foreground app is asked how to present one of its notifications.
+public struct WillPresentEvent: Codable, Sendable, Hashable {
+    public var question: Int
+    public var app: String
+    public var notification: DeliveredNotification
+
+    public init(question: Int, app: String, notification: DeliveredNotification) {
+        self.question = question
+        self.app = app
+        self.notification = notification
+    }
+}
+
+/// A notification was delivered, as the user sees it: its text after the app's settings and the
+/// previews rule were applied (`previewsHidden`: the body is the placeholder).
+public struct DeliveredEvent: Codable, Sendable, Hashable {
+    public var app: String
+    public var identifier: String
+    public var date: Date
+    public var title: String
+    public var subtitle: String
+    public var body: String
+    public var previewsHidden: Bool
+    public var categoryIdentifier: String
+    /// `passive`, `active`, `timeSensitive` or `critical`.
+    public var interruptionLevel: String
+    /// Shown as a banner (not only put in the list).
+    public var banner: Bool
+    /// Kept in the notification list.
+    public var listed: Bool
+    public var isLate: Bool
+
+    public init(
+        app: String, identifier: String, date: Date, title: String, subtitle: String, body: String, previewsHidden: Bool,
+        categoryIdentifier: String, interruptionLevel: String, banner: Bool, listed: Bool, isLate: Bool
+    ) {
+        self.app = app
+        self.identifier = identifier
+        self.date = date
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.previewsHidden = previewsHidden
+        self.categoryIdentifier = categoryIdentifier
+        self.interruptionLevel = interruptionLevel
+        self.banner = banner
+        self.listed = listed
+        self.isLate = isLate
+    }
+}
+
+/// Notifications removed from an app's delivered list.
+public struct DeliveredRemovedEvent: Codable, Sendable, Hashable {
+    public var app: String
+    public var identifiers: [String]
+
+    public init(app: String, identifiers: [String]) {
+        self.app = app
+        self.identifiers = identifiers
+    }
+}
+
+/// Changes to an app's pending list made through the API (fires show as `delivered`).
+public struct PendingChangedEvent: Codable, Sendable, Hashable {
+    public var app: String
+    public var added: [PendingItem]
+    public var removed: [String]
+    /// Every pending request of the app was removed.
+    public var removedAll: Bool
+
+    public init(app: String, added: [PendingItem] = [], removed: [String] = [], removedAll: Bool = false) {
+        self.app = app
+        self.added = added
+        self.removed = removed
+        self.removedAll = removedAll
+    }
+}
+
+/// Sent instead of what a resumed stream missed, when the daemon no longer holds it.
+public struct ResetEvent: Codable, Sendable, Hashable {
+    public init() {}
+}

@@ -1,0 +1,167 @@
+/// Every route of chimed's HTTP API: its method and path template, shared by the server's router, the
+/// client, and the test that holds the OpenAPI document (`/v1/openapi.json`) to this table.
+///
+/// Templates name their parameters in braces (`/v1/apps/{app}/pending/{id}`); `path(_:)` fills them,
+/// percent-encoding each value so that any identifier (slashes and spaces included) is one segment.
+public enum Route: String, Sendable, Hashable, CaseIterable {
+    case status
+    case openAPI
+    case events
+    case focus, setFocus
+    case apps, app, registerApp
+    case requestAuthorization, decideAuthorization
+    case settings, updateSettings
+    case categories, setCategories
+    case badge
+    case allPending, pending, addPending, replacePending, removePending, removeOnePending
+    case allDelivered, delivered, removeDelivered, removeOneDelivered
+    case respond
+    case appEvents, answerQuestion, acknowledgeResponse
+
+    public var method: HTTPMethod {
+        switch self {
+        case .status, .openAPI, .events, .focus, .apps, .app, .settings, .categories, .allPending, .pending, .allDelivered, .delivered,
+            .appEvents:
+            .get
+        case .setFocus, .registerApp, .decideAuthorization, .updateSettings, .setCategories, .badge, .replacePending: .put
+        case .requestAuthorization, .addPending, .respond, .answerQuestion, .acknowledgeResponse: .post
+        case .removePending, .removeOnePending, .removeDelivered, .removeOneDelivered: .delete
+        }
+    }
+
+    public var template: String {
+        switch self {
+        case .status: "/v1/status"
+        case .openAPI: "/v1/openapi.json"
+        case .events: "/v1/events"
+        case .focus, .setFocus: "/v1/focus"
+        case .apps: "/v1/apps"
+        case .app, .registerApp: "/v1/apps/{app}"
+        case .requestAuthorization: "/v1/apps/{app}/authorization/request"
+        case .decideAuthorization: "/v1/apps/{app}/authorization"
+        case .settings, .updateSettings: "/v1/apps/{app}/settings"
+        case .categories, .setCategories: "/v1/apps/{app}/categories"
+        case .badge: "/v1/apps/{app}/badge"
+        case .allPending: "/v1/pending"
+        case .pending, .addPending, .removePending: "/v1/apps/{app}/pending"
+        case .replacePending, .removeOnePending: "/v1/apps/{app}/pending/{id}"
+        case .allDelivered: "/v1/delivered"
+        case .delivered, .removeDelivered: "/v1/apps/{app}/delivered"
+        case .removeOneDelivered: "/v1/apps/{app}/delivered/{id}"
+        case .respond: "/v1/apps/{app}/delivered/{id}/response"
+        case .appEvents: "/v1/apps/{app}/events"
+        case .answerQuestion: "/v1/apps/{app}/questions/{question}"
+        case .acknowledgeResponse: "/v1/apps/{app}/responses/{delivery}/acknowledgment"
+        }
+    }
+
+    /// Whether carrying the request out twice has the same effect as once, so a client may send it again
+    /// when it cannot tell whether it arrived: every route but the user's action on a notification and an
+    /// app's answers (an add replaces by identifier; removals and settings are absolute).
+    public var isIdempotent: Bool {
+        switch self {
+        case .respond, .answerQuestion, .acknowledgeResponse: false
+        default: true
+        }
+    }
+
+    /// The template's segments; a `{name}` segment is a parameter.
+    public var segments: [Substring] { template.split(separator: "/") }
+
+    /// The path with `values` in place of the template's parameters, in order, each percent-encoded.
+    public func path(_ values: String...) -> String {
+        var remaining = values[...]
+        let filled = segments.map { segment -> String in
+            guard segment.first == "{" else { return String(segment) }
+            guard let value = remaining.popFirst() else { preconditionFailure("\(template) needs a value for \(segment)") }
+            return PercentEncoding.encodeSegment(value)
+        }
+        precondition(remaining.isEmpty, "\(template) takes fewer values")
+        return "/" + filled.joined(separator: "/")
+    }
+
+    /// The route whose template matches `path` for `method`, with its parameters decoded; `.wrongMethod`
+    /// with the methods the path takes when only the method differs.
+    public static func match(method: String, path: String) -> Match {
+        let given = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard path.hasPrefix("/") else { return .none }
+        var allowed: [HTTPMethod] = []
+        for route in allCases {
+            let segments = route.segments
+            guard segments.count == given.count else { continue }
+            var parameters: [String: String] = [:]
+            var matches = true
+            for (template, segment) in zip(segments, given) {
+                if template.first == "{" {
+                    guard !segment.isEmpty, let value = PercentEncoding.decode(segment) else {
+                        matches = false
+                        break
+                    }
+                    parameters[String(template.dropFirst().dropLast())] = value
+                } else if template != segment {
+                    matches = false
+                    break
+                }
+            }
+            guard matches else { continue }
+            if route.method.rawValue == method { return .route(route, parameters) }
+            allowed.append(route.method)
+        }
+        return allowed.isEmpty ? .none : .wrongMethod(allowed: allowed)
+    }
+
+    public enum Match: Sendable, Hashable {
+        case route(Route, [String: String])
+        case wrongMethod(allowed: [HTTPMethod])
+        case none
+    }
+}
+
+public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
+    case get = "GET"
+    case put = "PUT"
+    case post = "POST"
+    case delete = "DELETE"
+}
+
+/// Percent-encoding of path segments and query values (RFC 3986: everything but unreserved characters).
+public enum PercentEncoding {
+    public static func encodeSegment(_ value: String) -> String {
+        var result = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.unicodeScalars.append(UnicodeScalar(byte))
+            default:
+                result += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+            }
+        }
+        return result
+    }
+
+    /// Decodes `%XX` escapes; `nil` for a broken escape or bytes that are not UTF-8.
+    public static func decode(_ value: some StringProtocol) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count)
+        var iterator = value.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,229 @@
+public import ChimeAPI
+import ChimeCore
+public import ChimeEngine
+import Foundation
+import Synchronization
+
+/// chimed's HTTP API: checks who asks before anything is read, maps each route to one `NotificationService`
+/// call, and the service's answers and errors to HTTP. No rules live here.
+///
+/// Who may ask: every request carries `Authorization: Bearer <token>` (the daemon's token file). On the
+/// Unix socket the peer must also be the daemon's own user (`SO_PEERCRED`); on TCP the `Host` header must
+/// name the loopback address the daemon serves (a page on another site that resolved its name to
+/// 127.0.0.1 — DNS rebinding — is refused), and no CORS header is ever sent, so browsers let no other
+/// origin read an answer.
+public final class APIHandler: HTTPHandler {
+    public struct Access: Sendable {
+        /// The bearer token every request must carry.
+        public var token: String
+        /// The only user whose processes may use the Unix socket.
+        public var userID: UInt32
+        /// The `Host` values TCP requests may carry (`127.0.0.1:PORT`, `localhost:PORT`).
+        public var hosts: Set<String>
+
+        public init(token: String, userID: UInt32, hosts: Set<String>) {
+            self.token = token
+            self.userID = userID
+            self.hosts = hosts
+        }
+    }
+
+    let service: NotificationService
+    let access: Mutex<Access>
+    let log: any EngineLog
+    /// The status as encoded last, so the busiest route answers without encoding.
+    private let encodedStatus = Mutex<(status: StatusResult, bytes: [UInt8])?>(nil)
+
+    public init(service: NotificationService, access: Access, log: any EngineLog) {
+        self.service = service
+        self.access = Mutex(access)
+        self.log = log
+    }
+
+    /// The TCP listener's `Host` values, once it is bound.
+    public func allowHosts(_ hosts: Set<String>) {
+        access.withLock { $0.hosts.formUnion(hosts) }
+    }
+
+    // MARK: HTTPHandler
+
+    public func screen(_ head: HTTPRequestHead) -> HTTPResponse? {
+        let access = access.withLock { $0 }
+        switch head.peer {
+        case .unix(let uid):
+            guard uid == access.userID else {
+                return errorResponse(APIError(.forbidden, "the API's socket serves only its owner's processes"))
+            }
+        case .tcp:
+            guard let host = head.headers["host"]?.lowercased(), access.hosts.contains(host) else {
+                return errorResponse(APIError(.forbidden, field: "Host", "this server answers only to its loopback address"))
+            }
+        }
+        guard let authorization = head.headers["authorization"], authorization.hasPrefix("Bearer "),
+            Self.constantTimeEqual(String(authorization.dropFirst("Bearer ".count)), access.token)
+        else {
+            var refusal = errorResponse(APIError(.unauthenticated, "send the daemon's token as Authorization: Bearer <token>"))
+            refusal.headers.append(("WWW-Authenticate", #"Bearer realm="chimed""#))
+            return refusal
+        }
+        return nil
+    }
+
+    public func tooLarge(_ head: HTTPRequestHead, limit: Int) -> HTTPResponse {
+        errorResponse(APIError(.payloadTooLarge, "the request body is larger than the \(limit) bytes chimed takes", limit: limit))
+    }
+
+    public func unavailable(_ head: HTTPRequestHead) -> HTTPResponse {
+        errorResponse(APIError(.unavailable, "chimed is stopping"))
+    }
+
+    public func answerAtOnce(_ request: HTTPRequest) -> HTTPResponse? {
+        guard case .route(let route, _) = Route.match(method: request.head.method, path: request.head.path) else { return nil }
+        switch route {
+        case .openAPI:
+            return HTTPResponse(status: 200, headers: Self.jsonHeaders, body: .bytes(OpenAPIDocument.bytes))
+        case .status:
+            guard let status = service.recentStatus() else { return nil }
+            let cached = encodedStatus.withLock { cached in cached?.status == status ? cached?.bytes : nil }
+            if let cached { return HTTPResponse(status: 200, headers: Self.jsonHeaders, body: .bytes(cached)) }
+            return json(status)
+        default:
+            return nil
+        }
+    }
+
+    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        switch Route.match(method: request.head.method, path: request.head.path) {
+        case .none:
+            return errorResponse(APIError(.unknownRoute, "chimed has no such route; GET /v1/openapi.json lists them"))
+        case .wrongMethod(let allowed):
+            var response = errorResponse(APIError(.methodNotAllowed, "this route does not take \(request.head.method)"))
+            response.headers.append(("Allow", allowed.map(\.rawValue).joined(separator: ", ")))
+            return response
+        case .route(let route, let parameters):
+            do {
+                return try await perform(route, APIRequest(request: request, parameters: parameters))
+            } catch let error as APIError {
+                return errorResponse(error)
+            } catch let error as ChimeError {
+                return errorResponse(APIError(error))
+            } catch {
+                log.warning("\(request.head.method) \(route.template) failed: \(error)")
+                return errorResponse(APIError(.internalError, "chimed could not do this (its log says why); nothing was changed"))
+            }
+        }
+    }
+
+    // MARK: Routes
+
+    private func perform(_ route: Route, _ request: APIRequest) async throws -> HTTPResponse {
+        switch route {
+        case .status:
+            let status = try await service.status()
+            return json(status)
+        case .openAPI:
+            return HTTPResponse(status: 200, headers: Self.jsonHeaders, body: .bytes(OpenAPIDocument.bytes))
+        case .events:
+            return stream(try service.openListStream(lastEventID: request.lastEventID))
+        case .focus:
+            return json(service.focus())
+        case .setFocus:
+            return json(try await service.setFocus(try request.body(FocusState.self)))
+        case .apps:
+            return json(try await service.apps())
+        case .app:
+            return json(try await service.app(try request.app))
+        case .registerApp:
+            return json(try await service.registerApp(try request.app, try request.body(AppRegistration.self)))
+        case .requestAuthorization:
+            return json(try await service.requestAuthorization(try request.app, try request.body(AuthorizationRequest.self)))
+        case .decideAuthorization:
+            return json(try await service.decideAuthorization(try request.app, try request.body(AuthorizationDecision.self)))
+        case .settings:
+            return json(try await service.settings(try request.app))
+        case .updateSettings:
+            return json(try await service.updateSettings(try request.app, try request.body(NotificationSettings.self)))
+        case .categories:
+            return json(try await service.categories(try request.app))
+        case .setCategories:
+            return json(try await service.setCategories(try request.app, try request.body(CategoryList.self)))
+        case .badge:
+            return json(try await service.setBadge(try request.app, try request.body(BadgeCount.self)))
+        case .allPending:
+            return json(try await service.pending(nil, try request.page()))
+        case .pending:
+            return json(try await service.pending(try request.app, try request.page()))
+        case .addPending:
+            return json(try await service.add(try request.app, try request.body(AddRequests.self)), status: 201)
+        case .replacePending:
+            let notificationRequest = try request.body(NotificationRequest.self)
+            guard notificationRequest.identifier == (try request.parameter("id")) else {
+                throw APIError(.invalidParameters, field: "identifier", "the request's identifier must be the one in the path")
+            }
+            return json(try await service.add(try request.app, AddRequests(requests: [notificationRequest])))
+        case .removePending:
+            return json(try await service.removePending(try request.app, try request.body(RemoveSelection.self)))
+        case .removeOnePending:
+            return json(try await service.removePending(try request.app, RemoveSelection(identifiers: [try request.parameter("id")])))
+        case .allDelivered:
+            return json(try await service.delivered(nil, try request.page()))
+        case .delivered:
+            return json(try await service.delivered(try request.app, try request.page()))
+        case .removeDelivered:
+            return json(try await service.removeDelivered(try request.app, try request.body(RemoveSelection.self)))
+        case .removeOneDelivered:
+            return json(try await service.removeDelivered(try request.app, RemoveSelection(identifiers: [try request.parameter("id")])))
+        case .respond:
+            return json(try await service.respond(try request.app, notification: try request.parameter("id"), action: try request.body(WireUserAction.self)))
+        case .appEvents:
+            let subscription = try await service.openAppStream(
+                try request.app, foreground: try request.flag("foreground"), decidesResponses: try request.flag("decides"),
+                lastEventID: request.lastEventID)
+            return stream(subscription)
+        case .answerQuestion:
+            guard let question = Int(try request.parameter("question")) else {
+                throw APIError(.invalidParameters, field: "question", "a question is a number")
+            }
+            try service.answer(try request.app, question: question, try request.body(QuestionAnswer.self))
+            return json(Empty())
+        case .acknowledgeResponse:
+            try await service.acknowledge(try request.app, delivery: try request.parameter("delivery"), try request.optionalBody(Acknowledgment.self) ?? Acknowledgment())
+            return json(Empty())
+        }
+    }
+
+    // MARK: Answers
+
+    static let jsonHeaders: [(name: String, value: String)] = [
+        ("Content-Type", WireFormat.jsonMediaType), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+    ]
+
+    private func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
+        do {
+            let bytes = Array(try WireFormat.encoder().encode(value))
+            if let status = value as? StatusResult { encodedStatus.withLock { $0 = (status, bytes) } }
+            return HTTPResponse(status: status, headers: Self.jsonHeaders, body: .bytes(bytes))
+        } catch {
+            log.warning("an answer could not be encoded: \(error)")
+            return errorResponse(APIError(.internalError, "chimed could not encode its answer"))
+        }
+    }
+
+    private func stream(_ subscription: EventHub.Subscription) -> HTTPResponse {
+        HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")],
+            body: .stream(subscription.body))
+    }
+
+    func errorResponse(_ error: APIError) -> HTTPResponse {
+        let bytes = (try? WireFormat.encoder().encode(ErrorBody(error: error))).map(Array.init) ?? []
+        return HTTPResponse(status: HTTPErrorMapping.status(of: error), headers: Self.jsonHeaders, body: .bytes(bytes))
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,69 @@
+public import Foundation
+
+/// How a request reached the server: which kind of listening socket, and on a Unix socket the user at the
+/// other end.
+public enum HTTPPeer: Sendable, Hashable {
+    /// A Unix socket; `uid` from `SO_PEERCRED`, `nil` when the kernel did not say.
+    case unix(uid: UInt32?)
+    /// A TCP socket (loopback by default).
+    case tcp
+}
+
+/// A request's line and headers: what the server knows before it reads the body.
+public struct HTTPRequestHead: Sendable {
+    public var method: String
+    /// The path as sent, still percent-encoded, without the query.
+    public var path: String
+    /// Query arguments, decoded, in order (a name may repeat).
+    public var query: [(name: String, value: String)]
+    /// Header names in lower case.
+    public var headers: [String: String]
+    public var peer: HTTPPeer
+
+    public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:], peer: HTTPPeer) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.peer = peer
+    }
+
+    /// The first value of a query argument.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+
+    /// The declared body length, when the request has a `Content-Length`.
+    public var contentLength: Int? {
+        headers["content-length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    }
+}
+
+/// A whole request: its head and its body.
+public struct HTTPRequest: Sendable {
+    public var head: HTTPRequestHead
+    public var body: [UInt8]
+
+    public init(head: HTTPRequestHead, body: [UInt8] = []) {
+        self.head = head
+        self.body = body
+    }
+}
+
+/// An answer: a status, headers, and either bytes or a stream that stays open (Server-Sent Events).
+public struct HTTPResponse: Sendable {
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        case stream(StreamingBody)
+    }
+
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: Body
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

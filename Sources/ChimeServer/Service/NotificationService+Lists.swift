@@ -1,0 +1,130 @@
+public import ChimeAPI
+import ChimeCore
+public import ChimeEngine
+import Foundation
+import Synchronization
+
+/// Which page of a list to read: from the start or after a cursor, and how many.
+public struct PageRequest: Sendable, Hashable {
+    public var cursor: String?
+    public var limit: Int
+
+    /// - Throws: `APIError.invalidParameters` for a limit outside `Page.limits`.
+    public init(cursor: String? = nil, limit: Int = Page<PendingItem>.defaultLimit) throws(APIError) {
+        guard Page<PendingItem>.limits.contains(limit) else {
+            throw APIError(
+                .invalidParameters, field: "limit", "limit must be between \(Page<PendingItem>.limits.lowerBound) and \(Page<PendingItem>.limits.upperBound)")
+        }
+        self.cursor = cursor
+        self.limit = limit
+    }
+}
+
+extension NotificationService {
+    // MARK: Pending
+
+    /// Adds requests in one transaction (all or nothing), each replacing a pending one with the same
+    /// identifier; answers with the ones that wait for their trigger and when they fire.
+    public func add(_ app: String, _ body: AddRequests) async throws -> AddResult {
+        try note(app)
+        try await engine.center(for: app).add(contentsOf: body.requests)
+        statusCache.invalidate()
+        let keys = body.requests.map { RequestKey(appIdentifier: app, requestIdentifier: $0.identifier) }
+        let stored = try await store.pendingRequests(keys)
+        let byIdentifier = Dictionary(stored.map { ($0.request.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        let pending = body.requests.compactMap { byIdentifier[$0.identifier] }.map {
+            PendingItem(app: app, request: $0.request, nextFireDate: $0.nextFireDate)
+        }
+        if !pending.isEmpty { events.publish(.pendingChanged, PendingChangedEvent(app: app, added: pending, removed: []), to: .lists) }
+        return AddResult(pending: pending)
+    }
+
+    /// A page of one app's pending requests (`app`), or of every app's (`nil`), in fire order.
+    public func pending(_ app: String?, _ page: PageRequest) async throws -> Page<PendingItem> {
+        let after = try page.cursor.map { cursor throws(APIError) in try ListCursor.decode(cursor, as: PendingListPosition.self) }
+        let items = try await store.pendingPage(appIdentifier: app, after: after, limit: page.limit + 1)
+        let total = try await store.pendingTotal(appIdentifier: app)
+        let shown = items.prefix(page.limit)
+        let next = items.count > page.limit ? shown.last.map { ListCursor.encode(PendingListPosition($0)) } : nil
+        return Page(items: shown.map { PendingItem(app: $0.appIdentifier, request: $0.request, nextFireDate: $0.nextFireDate) }, total: total, next: next)
+    }
+
+    /// Removes some of the app's pending requests, or all of them.
+    public func removePending(_ app: String, _ selection: RemoveSelection) async throws -> RemoveResult {
+        let center = engine.center(for: app)
+        let event: PendingChangedEvent
+        let removed: Int
+        if let identifiers = try Self.identifiers(in: selection) {
+            let existing = try await store.pendingRequests(identifiers.map { RequestKey(appIdentifier: app, requestIdentifier: $0) })
+            try await center.removePendingNotificationRequests(withIdentifiers: identifiers)
+            removed = existing.count
+            event = PendingChangedEvent(app: app, removed: existing.map(\.request.identifier).sorted())
+        } else {
+            removed = try await store.pendingTotal(appIdentifier: app)
+            try await center.removeAllPendingNotificationRequests()
+            event = PendingChangedEvent(app: app, removedAll: true)
+        }
+        statusCache.invalidate()
+        if removed > 0 { events.publish(.pendingChanged, event, to: .lists) }
+        return RemoveResult(removed: removed)
+    }
+
+    // MARK: Delivered
+
+    /// A page of one app's delivered notifications (newest first), or of every app's (by app, newest first).
+    public func delivered(_ app: String?, _ page: PageRequest) async throws -> Page<DeliveredItem> {
+        let after = try page.cursor.map { cursor throws(APIError) in try ListCursor.decode(cursor, as: DeliveredListPosition.self) }
+        let entries = try await store.deliveredPage(appIdentifier: app, after: after, limit: page.limit + 1)
+        let total = try await store.deliveredTotal(appIdentifier: app)
+        let shown = entries.prefix(page.limit)
+        let next = entries.count > page.limit ? shown.last.map { ListCursor.encode($0.position) } : nil
+        return Page(items: shown.map { DeliveredItem(app: $0.position.appIdentifier, notification: $0.notification) }, total: total, next: next)
+    }
+
+    /// Removes some of the app's delivered notifications, or all of them (the presenters withdraw them, and
+    /// pages hear of it as `deliveredRemoved`).
+    public func removeDelivered(_ app: String, _ selection: RemoveSelection) async throws -> RemoveResult {
+        let center = engine.center(for: app)
+        let removed: Int
+        if let identifiers = try Self.identifiers(in: selection) {
+            var existing = 0
+            for identifier in Set(identifiers) where try await store.deliveredNotification(appIdentifier: app, identifier: identifier) != nil {
+                existing += 1
+            }
+            try await center.removeDeliveredNotifications(withIdentifiers: identifiers)
+            removed = existing
+        } else {
+            removed = try await store.deliveredTotal(appIdentifier: app)
+            try await center.removeAllDeliveredNotifications()
+        }
+        statusCache.invalidate()
+        return RemoveResult(removed: removed)
+    }
+
+    /// The identifiers to remove, or `nil` for all; exactly one of the two must be given.
+    static func identifiers(in selection: RemoveSelection) throws(APIError) -> [String]? {
+        switch (selection.identifiers, selection.all) {
+        case (let identifiers?, nil), (let identifiers?, false?): return identifiers
+        case (nil, true?): return nil
+        default: throw APIError(.invalidParameters, field: "identifiers", #"give either "identifiers" or "all": true"#)
+        }
+    }
+}
+
+/// Page cursors: a list position as base64url JSON. Opaque to clients, which only pass `next` back.
+enum ListCursor {
+    static func encode(_ position: some Encodable) -> String {
+        let data = (try? WireFormat.encoder().encode(position)) ?? Data()
+        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode<Position: Decodable>(_ cursor: String, as type: Position.Type) throws(APIError) -> Position {
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard cursor.utf8.count <= 4096, let data = Data(base64Encoded: base64), let position = try? WireFormat.decoder().decode(Position.self, from: data) else {
+            throw APIError(.invalidParameters, field: "cursor", "the cursor is not one this list gave")
+        }
+        return position
+    }
+}

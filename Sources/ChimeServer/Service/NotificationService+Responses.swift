@@ -1,0 +1,169 @@
+public import ChimeAPI
+public import ChimeCore
+public import ChimeEngine
+import Foundation
+import Synchronization
+
+extension NotificationService {
+    /// The user acts on a delivered notification (a button, a reply, open, dismiss), from the CLI or a page.
+    public func respond(_ app: String, notification: String, action: WireUserAction) async throws -> RespondResult {
+        let userAction: UserAction =
+            switch action {
+            case .open: .open
+            case .dismiss: .dismiss
+            case .action(let identifier): .action(identifier)
+            case .reply(let identifier, let text): .reply(action: identifier, text: text)
+            }
+        let outcome = try await engine.respond(appIdentifier: app, notificationIdentifier: notification, action: userAction)
+        let queued = await afterResponse(app: app, outcome)
+        return RespondResult(launch: Self.launchName(outcome.launch), response: outcome.response, deliveredToApp: outcome.deliveredToApp, queued: queued)
+    }
+
+    /// What follows a user's action, wherever it came from (the API, the desktop's buttons): a response
+    /// the app did not receive is queued, and the app is launched with its registered command when the
+    /// action asks for it and the app is not connected. Returns whether it was queued.
+    public func afterResponse(app: String, _ outcome: ResponseOutcome) async -> Bool {
+        statusCache.invalidate()
+        guard let response = outcome.response, !outcome.deliveredToApp else { return false }
+        let launch = outcome.launch == .none ? nil : Self.launchName(outcome.launch)
+        guard await queueAndSend(response, app: app, launch: launch) else { return false }
+        if let launch, presence.current(app) == nil {
+            if let command = registry.entry(app)?.launchCommand, !command.isEmpty {
+                launcher.launch(command, reason: launch)
+            } else {
+                log.info("a response for \(app) waits until it connects (no launch command registered)")
+            }
+        }
+        return true
+    }
+
+    /// Keeps a response until the app acknowledges it, then sends it to the app's streams; false when it
+    /// could not be kept.
+    @discardableResult
+    func queueAndSend(_ response: NotificationResponse, app: String, launch: String?) async -> Bool {
+        guard let delivery = await keep(response, app: app, launch: launch) else { return false }
+        events.publish(.response, ResponseEvent(delivery: delivery, app: app, response: response, launch: launch), to: .app(app))
+        return true
+    }
+
+    /// Keeps a response durably; its delivery identifier, `nil` when it could not be kept.
+    func keep(_ response: NotificationResponse, app: String, launch: String?) async -> String? {
+        do {
+            return try await queue.enqueue(app: app, response: response, launch: launch)
+        } catch {
+            log.warning("cannot queue a response for \(app): \(error)")
+            return nil
+        }
+    }
+
+    /// The app handled a response: the daemon forgets it, and applies the app's decision when it waits
+    /// for one.
+    ///
+    /// - Throws: `APIError.notFound` when the app has no queued response with that delivery (already
+    ///   acknowledged). A decision that comes after the timeout still removes the response.
+    public func acknowledge(_ app: String, delivery: String, _ acknowledgment: Acknowledgment) async throws {
+        presence.answered(app)
+        let removed = try await queue.remove(delivery: delivery, app: app)
+        // A decision nobody waits for (the response was replayed and its standard behaviour applied when it
+        // was queued, or the wait timed out) changes nothing.
+        decisions.decide(delivery, with: acknowledgment.disposition.map(ResponseDisposition.init) ?? .standard)
+        statusCache.invalidate()
+        guard removed else { throw APIError(.notFound, field: "delivery", "no queued response of this app has that delivery identifier") }
+        await replayMore(to: app, acknowledged: delivery)
+    }
+
+    /// A foreground app answers `willPresent`.
+    ///
+    /// - Throws: `APIError.notFound` when the question was answered or timed out.
+    public func answer(_ app: String, question: Int, _ answer: QuestionAnswer) throws {
+        presence.answered(app)
+        guard questions.answer(question, app: app, with: answer.options) else {
+            throw APIError(.notFound, field: "question", "the question was answered or timed out")
+        }
+    }
+
+    static func launchName(_ launch: ResponseOutcome.Launch) -> String {
+        switch launch {
+        case .none: "none"
+        case .background: "background"
+        case .foreground: "foreground"
+        }
+    }
+}
+
+/// The engine's delegate for a connected app: responses go to its streams (queued durably first, until
+/// it acknowledges them), and while it is in the foreground it is asked how to present its notifications.
+///
+/// Nothing here waits longer than the app's own timeouts, and an app that stops answering is treated as
+/// in the background (`AppPresence`), so it can delay only its own notifications.
+final class AppBridge: NotificationCenterDelegate {
+    /// What a foreground app that does not answer in time gets: the system's presentation.
+    static let systemPresentation: PresentationOptions = [.banner, .list, .sound, .badge]
+
+    let app: String
+    unowned let service: NotificationService
+
+    init(app: String, service: NotificationService) {
+        self.app = app
+        self.service = service
+    }
+
+    func willPresent(_ notification: DeliveredNotification) async -> PresentationOptions {
+        let (app, service) = (app, service)
+        guard service.presence.isResponsive(app) else { return Self.systemPresentation }
+        let timeout = service.configuration.presentationTimeout
+        let answer = await service.questions.ask(app: app, timeout: timeout) { number in
+            service.events.publish(.willPresent, WillPresentEvent(question: number, app: app, notification: notification), to: .app(app))
+        }
+        guard let answer else {
+            let unresponsive = service.presence.missedAnswer(app)
+            service.log.warning(
+                "\(app) did not answer how to present \(notification.identifier) within \(timeout); presenting it as the system does"
+                    + (unresponsive ? " (and treating \(app) as in the background until it answers)" : ""))
+            return Self.systemPresentation
+        }
+        return answer
+    }
+
+    /// Queues the response durably and sends it. An app that decides its responses (a content extension
+    /// replacing buttons, keeping the notification on screen, ...) is waited for, within its timeout, so
+    /// its decision reaches the engine; one that does not answer gets the standard behaviour.
+    func didReceive(_ response: NotificationResponse) async -> ResponseDisposition {
+        let (app, service) = (app, service)
+        guard let stream = service.presence.current(app), stream.decidesResponses, service.presence.isResponsive(app) else {
+            await service.queueAndSend(response, app: app, launch: nil)
+            return .standard
+        }
+        guard let delivery = await service.keep(response, app: app, launch: nil) else { return .standard }
+        let timeout = service.configuration.responseDecisionTimeout
+        let decision = await service.decisions.wait(for: delivery, app: app, timeout: timeout) {
+            service.events.publish(.response, ResponseEvent(delivery: delivery, app: app, response: response, launch: nil), to: .app(app))
+        }
+        guard let decision else {
+            service.presence.missedAnswer(app)
+            service.log.warning("\(app) did not decide about notification \(response.notification.identifier) within \(timeout); applying the standard behaviour")
+            return .standard
+        }
+        return decision
+    }
+}
+
+extension ResponseDisposition {
+    /// The app's decision as the acknowledgment carried it.
+    init(_ wire: WireDisposition) {
+        let actions: Actions =
+            switch wire.actions {
+            case nil: .keep
+            case let actions? where actions.isEmpty: .clear
+            case let actions?: .replace(actions)
+            }
+        let outcome: Outcome =
+            switch wire.outcome {
+            case .standard: .standard
+            case .keepOnScreen: .keepOnScreen
+            case .dismiss: .dismiss
+            case .performDefaultAction: .performDefaultAction
+            }
+        self.init(actions: actions, outcome: outcome)
+    }
+}
