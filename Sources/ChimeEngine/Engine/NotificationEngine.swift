@@ -38,6 +38,8 @@ public actor NotificationEngine {
     /// Apps that attached a delegate (foreground or not) to receive responses.
     var delegates: [String: WeakDelegate] = [:]
     var localizers: [String: NotificationLocalizer] = [:]
+    /// Per foreground app, its delivered notifications waiting for (or being asked) `willPresent`, in order.
+    var foregroundLanes: [String: [DeliveredNotification]] = [:]
 
     var driver: Task<Void, Never>?
     var sleeper: Task<Void, any Error>?
