@@ -102,6 +102,15 @@ public final class LineLog: Sendable {
     /// Every line so far, taken or not.
     public var lines: [String] { state.withLock { $0.lines } }
 
+    /// Whether the stream ended (the process closed it or exited) and every line was read.
+    public var hasEnded: Bool { state.withLock { $0.ended } }
+
+    /// Every line, once the stream has ended (a process's whole output after it exits).
+    public func allLines(within seconds: Double = 10) async throws -> [String] {
+        try await eventually("\(name) ended", within: seconds) { hasEnded }
+        return lines
+    }
+
     /// Waits for the first line not taken yet that fits `predicate`, takes it and returns it.
     public func take(_ what: String, within seconds: Double = 15, where predicate: @escaping @Sendable (String) -> Bool) async throws -> String {
         let id = state.withLock { state in

@@ -35,10 +35,18 @@ public final class DaemonHome: Sendable {
 
     /// Starts `chimed --presenter log --authorization allow --verbose` and waits until it listens; with a
     /// `bus`, starts `chimed --verbose` (the presenter it chooses) on that session bus.
-    public func start(_ extra: [String] = [], bus: PrivateBus? = nil) async throws -> RunningDaemon {
-        let arguments = bus == nil ? ["--presenter", "log", "--authorization", "allow", "--verbose"] : ["--verbose"]
-        let process = try ChildProcess(
-            Self.executable, arguments + extra, environment: environment.merging(bus?.environment ?? [:]) { $1 }, name: "chimed")
+    ///
+    /// - Parameter fileLimit: Starts it as `ulimit -n fileLimit` would (soft and hard limit on open files).
+    public func start(_ extra: [String] = [], bus: PrivateBus? = nil, fileLimit: Int? = nil) async throws -> RunningDaemon {
+        let arguments = (bus == nil ? ["--presenter", "log", "--authorization", "allow", "--verbose"] : ["--verbose"]) + extra
+        let environment = environment.merging(bus?.environment ?? [:]) { $1 }
+        let process: ChildProcess
+        if let fileLimit {
+            process = try ChildProcess(
+                "/bin/sh", ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", Self.executable] + arguments, environment: environment, name: "chimed")
+        } else {
+            process = try ChildProcess(Self.executable, arguments, environment: environment, name: "chimed")
+        }
         _ = try await process.errors.take("listening", where: { $0.contains("chimed: info: chimed") && $0.contains("listening on") })
         return RunningDaemon(process: process, home: self)
     }
@@ -46,6 +54,11 @@ public final class DaemonHome: Sendable {
     /// The built `chimed`, next to the test bundle.
     public static var executable: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("chimed").path
+    }
+
+    /// The built `chime`, next to the test bundle.
+    public static var chimeExecutable: String {
+        URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("chime").path
     }
 
     /// A connection as an app makes it.
@@ -56,6 +69,17 @@ public final class DaemonHome: Sendable {
     /// A connection as the CLI or the desktop makes it (no app).
     public func connectAsUser() async throws -> DaemonClient {
         try await DaemonClient.connect(paths: paths)
+    }
+
+    /// The token the running daemon wrote.
+    public var token: String {
+        get throws { try String(contentsOf: paths.tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// The loopback port the running daemon serves, from its `http` file.
+    public var httpPort: UInt16? {
+        let address = try? String(contentsOf: paths.httpAddressFile, encoding: .utf8)
+        return address.flatMap { UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":").last ?? "") }
     }
 }
 
@@ -70,6 +94,19 @@ public struct RunningDaemon: Sendable {
     public func terminate() async -> Int32 {
         kill(process.processIdentifier, SIGTERM)
         return await process.exitStatus()
+    }
+
+    /// The daemon's resident memory now, in MiB.
+    public var residentMemory: Double {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+
+    /// Whether the process still runs (and is not a zombie).
+    public var isRunning: Bool {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        return status.contains("State:") && !status.contains("State:\tZ")
     }
 
     public func killHard() async {

@@ -82,6 +82,7 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one test
     public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     /// A request with `Authorization: Bearer token` (when given), a JSON body (when given), keep-alive.
+    @discardableResult
     public func request(_ method: String, _ path: String, token: String?, body: String? = nil, host: String = "localhost", extraHeaders: [String] = [])
         -> Bool
     {

@@ -86,7 +86,7 @@ public enum ChimeMain {
         guard let error = error as? APIError else { return "\(error)" }
         switch error.apiCode {
         case .payloadTooLarge?:
-            let limit = error.limit.map { " (at most \(ByteCountFormatter.string(fromByteCount: Int64($0), countStyle: .binary)))" } ?? ""
+            let limit = error.limit.map { " (at most \(Output.bytes($0)))" } ?? ""
             return "this is more than chimed takes in one request\(limit); split it into smaller pieces"
         case .unauthenticated?:
             return "chimed refused the token in the runtime folder; it may have restarted just now (try again) or belong to another setup"

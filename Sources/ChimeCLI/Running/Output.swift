@@ -26,6 +26,14 @@ enum Output {
         }.joined(separator: "\n") + "\n"
     }
 
+    /// A size in binary units, as limits are set: `1 MiB`, `64 KiB`, `1.5 MiB`, `900 bytes`.
+    static func bytes(_ count: Int) -> String {
+        func amount(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value) }
+        if count >= 1 << 20 { return amount(Double(count) / Double(1 << 20)) + " MiB" }
+        if count >= 1 << 10 { return amount(Double(count) / Double(1 << 10)) + " KiB" }
+        return "\(count) bytes"
+    }
+
     /// What a person reads for a notification: its title, else its body, else its subtitle.
     static func title(_ content: NotificationContent) -> String {
         [content.title, content.body, content.subtitle].map(text).first { !$0.isEmpty } ?? ""

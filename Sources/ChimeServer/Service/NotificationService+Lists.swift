@@ -112,9 +112,13 @@ extension NotificationService {
 }
 
 /// Page cursors: a list position as base64url JSON. Opaque to clients, which only pass `next` back.
+///
+/// Dates keep Foundation's own encoding (seconds since 2001, as the store keeps them): through seconds
+/// since 1970 a date does not come back bit for bit, and a position that is off by the last bit repeats
+/// or skips the requests at a page's edge.
 enum ListCursor {
     static func encode(_ position: some Encodable) -> String {
-        let data = (try? WireFormat.encoder().encode(position)) ?? Data()
+        let data = (try? JSONEncoder().encode(position)) ?? Data()
         return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
@@ -122,7 +126,7 @@ enum ListCursor {
     static func decode<Position: Decodable>(_ cursor: String, as type: Position.Type) throws(APIError) -> Position {
         var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard cursor.utf8.count <= 4096, let data = Data(base64Encoded: base64), let position = try? WireFormat.decoder().decode(Position.self, from: data) else {
+        guard cursor.utf8.count <= 4096, let data = Data(base64Encoded: base64), let position = try? JSONDecoder().decode(Position.self, from: data) else {
             throw APIError(.invalidParameters, field: "cursor", "the cursor is not one this list gave")
         }
         return position

@@ -1,0 +1,197 @@
+import ChimeAPI
+import ChimeCLI
+import ChimeClient
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Who may use chimed, and which chimed a client trusts: the token on every route and both listeners,
+/// the Host header on loopback, one daemon per runtime folder, and folders other users made.
+@Suite("chimed: trust", .serialized)
+struct DaemonTrustTests {
+    /// A body each route would take, so that a refusal is not a refusal of the body.
+    static func body(for route: Route) -> String? {
+        switch route {
+        case .setFocus: #"{"on":true}"#
+        case .registerApp: #"{"displayName":"Intruder","launchCommand":["/bin/sh","-c","touch /tmp/pwned"]}"#
+        case .requestAuthorization: #"{"options":["alert"]}"#
+        case .decideAuthorization: #"{"allowed":true}"#
+        case .updateSettings: nil
+        case .setCategories: #"{"categories":[]}"#
+        case .badge: #"{"count":3}"#
+        case .addPending: #"{"requests":[{"identifier":"x","content":{"title":"forged"}}]}"#
+        case .replacePending: #"{"identifier":"x","content":{"title":"forged"}}"#
+        case .removePending, .removeDelivered: #"{"all":true}"#
+        case .respond: #"{"kind":"open"}"#
+        case .answerQuestion: #"{"options":["banner"]}"#
+        case .acknowledgeResponse: "{}"
+        default: nil
+        }
+    }
+
+    static func path(for route: Route) -> String {
+        let values = route.segments.filter { $0.first == "{" }.map { segment -> String in
+            switch segment {
+            case "{question}": "1"
+            case "{delivery}": "00000000-0000-0000-0000-000000000000"
+            case "{id}": "x"
+            default: "com.example.victim"
+            }
+        }
+        switch values.count {
+        case 0: return route.path()
+        case 1: return route.path(values[0])
+        default: return route.path(values[0], values[1])
+        }
+    }
+
+    @Test func everyRouteRefusesARequestWithoutTheTokenAndChangesNothing() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let port = try #require(home.httpPort)
+        let token = try home.token
+        for route in Route.allCases {
+            let body = Self.body(for: route)
+            let path = Self.path(for: route)
+            for credential in [nil, "Bearer " + String(repeating: "0", count: 64), "Basic " + token, "Bearer " + token + "x", "Bearer"] {
+                let headers = credential.map { ["Authorization: \($0)"] } ?? []
+                let unix = try RawHTTPConnection(unixPath: home.paths.socketFile.path)
+                unix.request(route.method.rawValue, path, token: nil, body: body, extraHeaders: headers)
+                #expect(try unix.answer().status == 401, "\(route) on the socket with \(credential ?? "no token")")
+                let tcp = try RawHTTPConnection(loopbackPort: port)
+                tcp.request(route.method.rawValue, path, token: nil, body: body, host: "127.0.0.1:\(port)", extraHeaders: headers)
+                #expect(try tcp.answer().status == 401, "\(route) on loopback with \(credential ?? "no token")")
+            }
+            // With the token but another Host (a page on another site resolving its name to 127.0.0.1).
+            for host in ["evil.example:\(port)", "127.0.0.1", "localhost.evil.example:\(port)"] {
+                let tcp = try RawHTTPConnection(loopbackPort: port)
+                tcp.request(route.method.rawValue, path, token: token, body: body, host: host)
+                let answer = try tcp.answer()
+                #expect(answer.status == 403, "\(route) with Host \(host)")
+                #expect(answer.headers["access-control-allow-origin"] == nil)
+            }
+        }
+        // Nothing of it happened.
+        let user = try await home.connectAsUser()
+        #expect(try await user.apps().isEmpty)
+        #expect(try await user.pendingRequests(all: true).isEmpty)
+        #expect(try await user.focus().on == false)
+        #expect(try await user.status().queuedResponses == 0)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/pwned"))
+        #expect(await daemon.terminate() == 0)
+    }
+
+    @Test func theLoopbackListenerServesTheSameAPIWithTheTokenAndItsHost() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let port = try #require(home.httpPort)
+        for host in ["127.0.0.1:\(port)", "localhost:\(port)"] {
+            let tcp = try RawHTTPConnection(loopbackPort: port)
+            tcp.request("GET", "/v1/status", token: try home.token, host: host)
+            let answer = try tcp.answer()
+            #expect(answer.status == 200 && answer.text.contains(#""httpAddress":"127.0.0.1:\#(port)""#))
+            // Keep-alive: a second request on the same connection.
+            tcp.request("GET", "/v1/openapi.json", token: try home.token, host: host)
+            #expect(try tcp.answer().status == 200)
+        }
+        #expect(await daemon.terminate() == 0)
+    }
+
+    @Test func ofTwentyDaemonsStartedAtOnceExactlyOneServesWithItsToken() async throws {
+        for round in 0..<3 {
+            let home = try DaemonHome()
+            let starts = try (0..<20).map { _ in
+                try ChildProcess(DaemonHome.executable, ["--presenter", "log", "--authorization", "allow"], environment: home.environment, name: "chimed")
+            }
+            // Those that lost exit at once; the one that won serves until stopped.
+            try await eventually("all but one exited", within: 30) {
+                starts.filter { (try? String(contentsOfFile: "/proc/\($0.processIdentifier)/stat", encoding: .utf8))?.contains(") Z") == false }
+                    .count <= 1
+            }
+            var status: StatusResult?
+            try await eventually("the winner serves") {
+                status = try? await DaemonClient.connect(paths: home.paths).status()
+                return status != nil
+            }
+            let served = try #require(status)
+            #expect(served.socketPath == home.paths.socketFile.path)
+            let token = try home.token
+            #expect(token.count == 64)
+            let winner = try #require(starts.first { $0.processIdentifier == served.processIdentifier }, "round \(round)")
+            for start in starts where start !== winner {
+                #expect(await start.exitStatus() == 1)
+                let said = try await start.errors.allLines().joined(separator: "\n")
+                #expect(said.contains("another chimed is already running"), "\(said)")
+            }
+            kill(winner.processIdentifier, SIGTERM)
+            #expect(await winner.exitStatus() == 0)
+        }
+    }
+
+    @Test func aRuntimeFolderOfAnotherUserIsRefusedByDaemonAndClient() async throws {
+        let home = try DaemonHome()
+        let folder = home.paths.runtimeDirectory
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Another user (nobody, 65534) made it first, as anyone can with /tmp/chime-<uid>.
+        chown(folder.path, 65534, 65534)
+        chmod(folder.path, 0o777)
+        FileManager.default.createFile(atPath: home.paths.tokenFile.path, contents: Data("stolen-token".utf8))
+        chown(home.paths.tokenFile.path, 65534, 65534)
+
+        let daemon = try ChildProcess(DaemonHome.executable, ["--presenter", "log"], environment: home.environment, name: "chimed")
+        #expect(await daemon.exitStatus() == 1)
+        let said = try await daemon.errors.allLines().joined(separator: "\n")
+        #expect(said.contains("belongs to another user"), "\(said)")
+        #expect(try String(contentsOf: home.paths.tokenFile, encoding: .utf8) == "stolen-token", "the daemon wrote nothing there")
+
+        await #expect { _ = try await DaemonClient.connect(paths: home.paths) } throws: {
+            ($0 as? APIError)?.apiCode == .untrustedRuntimeDirectory
+        }
+        let doctor = await ChimeMain.run(["doctor"], now: Date(), currentTimeZone: .gmt, paths: home.paths)
+        #expect(doctor.exitCode == .failure)
+        #expect(doctor.standardOutput.contains("refusing its folder") && doctor.standardOutput.contains("another user"))
+        let add = await ChimeMain.run(["add", "--title", "x"], now: Date(), currentTimeZone: .gmt, paths: home.paths)
+        #expect(add.exitCode == .failure && add.standardError.contains("another user"))
+    }
+
+    @Test func aFolderOpenToOthersOrALinkIsNotTrusted() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        chmod(home.paths.runtimeDirectory.path, 0o755)
+        await #expect { _ = try await DaemonClient.connect(paths: home.paths) } throws: { ($0 as? APIError)?.apiCode == .untrustedRuntimeDirectory }
+        chmod(home.paths.runtimeDirectory.path, 0o700)
+        _ = try await DaemonClient.connect(paths: home.paths).status()
+        #expect(await daemon.terminate() == 0)
+
+        // A symbolic link in place of the folder, to a folder of this user's.
+        let elsewhere = home.root.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.removeItem(at: home.paths.runtimeDirectory)
+        try FileManager.default.createSymbolicLink(at: home.paths.runtimeDirectory, withDestinationURL: elsewhere)
+        let linked = try ChildProcess(DaemonHome.executable, ["--presenter", "log"], environment: home.environment, name: "chimed")
+        #expect(await linked.exitStatus() == 1)
+        #expect(try await linked.errors.allLines().contains { $0.contains("symbolic link") })
+    }
+
+    @Test func doctorTellsNotRunningFromRefusedFromUnreachable() async throws {
+        let home = try DaemonHome()
+        let notRunning = await ChimeMain.run(["doctor"], now: Date(), currentTimeZone: .gmt, paths: home.paths)
+        #expect(notRunning.standardOutput.contains("not running"))
+
+        let daemon = try await home.start()
+        let token = try home.token
+        try Data(String(repeating: "f", count: 64).utf8).write(to: home.paths.tokenFile)
+        let refused = await ChimeMain.run(["doctor"], now: Date(), currentTimeZone: .gmt, paths: home.paths)
+        #expect(refused.standardOutput.contains("running, but refusing the token"), "\(refused.standardOutput)")
+        try Data(token.utf8).write(to: home.paths.tokenFile)
+
+        await daemon.killHard()  // leaves its socket behind, with nobody listening
+        let unreachable = await ChimeMain.run(["doctor"], now: Date(), currentTimeZone: .gmt, paths: home.paths)
+        #expect(unreachable.standardOutput.contains("unreachable"), "\(unreachable.standardOutput)")
+    }
+}
