@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// One Server-Sent Event, as the WHATWG HTML standard defines the stream
 /// (https://html.spec.whatwg.org/multipage/server-sent-events.html).

@@ -1,7 +1,7 @@
 import CCurl
-public import ChimeAPI
+import ChimeAPI
 import Dispatch
-public import Foundation
+import Foundation
 import Synchronization
 
 /// HTTP requests to chimed over its Unix socket, on libcurl (https://curl.se/libcurl/).

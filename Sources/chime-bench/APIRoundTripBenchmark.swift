@@ -82,7 +82,7 @@ struct APIRoundTripBenchmark {
 }
 
 /// A blocking newline-JSON client for the old protocol: writes a line, reads the reply line.
-final class LineSocket {
+final class LineSocket: @unchecked Sendable {  // used by one client task at a time
     let descriptor: Int32
     private var pending: [UInt8] = []
 

@@ -101,6 +101,19 @@ case "api-roundtrip":
     var benchmark = APIRoundTripBenchmark(chimed: paths["--chimed"] ?? siblingChimed, baselineChimed: paths["--baseline-chimed"])
     if let requests = options["--requests"] { benchmark.requests = requests }
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
+case "api-load":
+    var benchmark = APILoadBenchmark(chimed: paths["--chimed"] ?? siblingChimed, baselineChimed: paths["--baseline-chimed"])
+    if let clients = options["--clients"] { benchmark.clients = clients }
+    if let requests = options["--requests"] { benchmark.requestsPerClient = requests }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
+case "api-wrk":
+    var benchmark = APIWrkBenchmark(chimed: paths["--chimed"] ?? siblingChimed)
+    if let rounds = options["--rounds"] { benchmark.rounds = rounds }
+    print(String(decoding: try encoder.encode(try benchmark.run()), as: UTF8.self))
+case "api-fanout":
+    var benchmark = APIFanoutBenchmark(chimed: paths["--chimed"] ?? siblingChimed)
+    if let clients = options["--clients"] { benchmark.subscribers = clients }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 default:
     FileHandle.standardError.write(Data("chime-bench: unknown workload '\(workload)'\n\n\(usage)\n".utf8))
     exit(64)

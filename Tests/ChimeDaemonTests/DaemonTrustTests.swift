@@ -140,7 +140,7 @@ struct DaemonTrustTests {
         // Another user (nobody, 65534) made it first, as anyone can with /tmp/chime-<uid>.
         chown(folder.path, 65534, 65534)
         chmod(folder.path, 0o777)
-        FileManager.default.createFile(atPath: home.paths.tokenFile.path, contents: Data("stolen-token".utf8))
+        _ = FileManager.default.createFile(atPath: home.paths.tokenFile.path, contents: Data("stolen-token".utf8))
         chown(home.paths.tokenFile.path, 65534, 65534)
 
         let daemon = try ChildProcess(DaemonHome.executable, ["--presenter", "log"], environment: home.environment, name: "chimed")

@@ -181,6 +181,27 @@ struct ClientModeTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    @Test func fiveThousandPendingRequestsComeBackWholeAndInOrder() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let center = UNUserNotificationCenter(appIdentifier: Self.app, daemon: home.paths)
+        #expect(try await center.requestAuthorization(options: [.alert]))
+        // Added through the daemon in batches (5,000 single adds would only make the test slow).
+        let user = try await home.connectAsUser()
+        for batch in stride(from: 0, to: 5000, by: 500) {
+            let requests = try (batch..<batch + 500).map { index in
+                try NotificationRequest(
+                    identifier: String(format: "r%05d", index), content: NotificationContent(title: "Reminder"),
+                    trigger: .timeInterval(try TimeIntervalTrigger(timeInterval: 3600 + Double(index), repeats: false)))
+            }
+            try await user.add(requests, app: Self.app)
+        }
+        let pending = await center.pendingNotificationRequests().map(\.identifier)
+        #expect(pending.count == 5000)
+        #expect(pending == (0..<5000).map { String(format: "r%05d", $0) }, "in fire order, each once")
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func attachmentsMoveIntoTheDaemonsStoreAsIntoTheEmbeddedOne() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

@@ -1,4 +1,4 @@
-public import ChimeAPI
+import ChimeAPI
 import ChimeCore
 public import ChimeEngine
 import Foundation

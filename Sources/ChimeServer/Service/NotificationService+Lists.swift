@@ -1,6 +1,6 @@
 public import ChimeAPI
 import ChimeCore
-public import ChimeEngine
+import ChimeEngine
 import Foundation
 import Synchronization
 

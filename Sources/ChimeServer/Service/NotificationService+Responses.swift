@@ -1,5 +1,5 @@
 public import ChimeAPI
-public import ChimeCore
+import ChimeCore
 public import ChimeEngine
 import Foundation
 import Synchronization

@@ -189,7 +189,7 @@ final class DaemonCenter: CenterService {
     }
 
     func add(_ request: NotificationRequest) async throws {
-        try await call { try await $0.add([request]) }
+        _ = try await call { try await $0.add([request]) }
     }
 
     func pendingNotificationRequests() async throws -> [NotificationRequest] {
