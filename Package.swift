@@ -120,6 +120,8 @@ let package = Package(
         .testTarget(
             name: "UserNotificationsClientTests",
             dependencies: ["UserNotifications", "ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeCore", "ChimeTestSupport"]),
+        // The server's pure parts without a server: routes, the SSE parser, the event hub, presence, statuses.
+        .testTarget(name: "ChimeServerTests", dependencies: ["ChimeServer", "ChimeAPI", "ChimeCore"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
         // What the tests of real components share: child processes, a private D-Bus, the scripted
         // notification server, dunst on a virtual screen (not a product; only test targets use it).
