@@ -49,4 +49,25 @@ struct DaemonDesktopTests {
         await server.stop()
         await bus.stop()
     }
+
+    @Test func stoppingWhileTheUserHasNotAnsweredAnswersTheAppAndExitsCleanly() async throws {
+        let bus = try await PrivateBus.start()
+        let server = try await FakeNotificationServer.start(on: bus)
+        let home = try DaemonHome()
+        let daemon = try await home.start(bus: bus)
+        let app = try await home.connect(app: "com.example.patient")
+        // The question stays on the desktop: nobody answers it.
+        let asking = Task { try await app.requestAuthorization(options: [.alert]) }
+        _ = try await server.nextCall("Notify") { $0.actions.contains("chime-allow") }
+
+        #expect(await daemon.terminate() == 0, "a request still waiting does not keep chimed from stopping cleanly")
+        _ = try await daemon.log.take("stopped") { $0.hasSuffix("chimed: info: stopped") }
+        // The app's call ends: undecided (the desktop's question closed with the daemon), or refused.
+        switch await asking.result {
+        case .success(let granted): #expect(!granted)
+        case .failure(let error): #expect([.unavailable, .notConnected].contains((error as? APIError)?.apiCode), "\(error)")
+        }
+        await server.stop()
+        await bus.stop()
+    }
 }

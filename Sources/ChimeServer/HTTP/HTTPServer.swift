@@ -58,7 +58,16 @@ public final class HTTPServer: Sendable {
     /// libmicrohttpd's daemon handle; set once in `init`, read by `stop()`.
     private let daemon: Mutex<DaemonHandle?>
     /// Requests whose handler task runs, and whether the server stops.
-    private let flight = Mutex((running: 0, stopping: false, drained: [CheckedContinuation<Void, Never>]()))
+    private let flight = Mutex(Flight())
+
+    /// The requests whose handler runs (their connections suspended), and who waits for them to end.
+    private struct Flight {
+        var running: [Int: (exchange: HTTPExchange, connection: SuspendedConnection)] = [:]
+        var next = 0
+        var stopping = false
+        var graceOver = false
+        var drained: [CheckedContinuation<Void, Never>] = []
+    }
     private let libraryMessages = Mutex<[String: ContinuousClock.Instant]>([:])
 
     enum PeerKind: Sendable { case unix, tcp }
@@ -107,31 +116,49 @@ public final class HTTPServer: Sendable {
     public func stop(grace: Duration = .seconds(5)) async {
         guard let handle = daemon.withLock({ $0 }) else { return }
         let listening = MHD_quiesce_daemon(handle.pointer)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                await withCheckedContinuation { continuation in
-                    let drained = self.flight.withLock { flight -> Bool in
-                        flight.stopping = true
-                        if flight.running == 0 { return true }
-                        flight.drained.append(continuation)
-                        return false
-                    }
-                    if drained { continuation.resume() }
-                }
-            }
-            group.addTask { try? await Task.sleep(for: grace) }
-            await group.next()
-            group.cancelAll()
+        // Wait for the handlers that run, or the grace period, whichever ends first. (A task group would
+        // wait for the waiting child even after the grace: a continuation does not end on cancellation.)
+        let timer = Task {
+            try? await Task.sleep(for: grace)
+            self.releaseDrainWaiters()
         }
-        // Handlers still running past the grace period must not resume a connection that is gone.
-        daemon.withLock { $0 = nil }
-        let late = flight.withLock { flight in
-            defer { flight.drained = [] }
-            return flight.drained
+        await withCheckedContinuation { continuation in
+            let drained = flight.withLock { flight -> Bool in
+                flight.stopping = true
+                if flight.running.isEmpty || flight.graceOver { return true }
+                flight.drained.append(continuation)
+                return false
+            }
+            if drained { continuation.resume() }
+        }
+        timer.cancel()
+        // Requests still running past the grace period (a question the user has not answered) are answered
+        // `unavailable` now — libmicrohttpd cannot stop with suspended connections — and their handlers,
+        // when they end, find no connection to resume.
+        let late = daemon.withLock { daemon in
+            daemon = nil
+            return flight.withLock { flight in
+                defer { flight.drained = [] }
+                for (exchange, connection) in flight.running.values {
+                    exchange.setResponse(handler.unavailable(exchange.head))
+                    MHD_resume_connection(connection.pointer)
+                }
+                flight.running = [:]
+                return flight.drained
+            }
         }
         for waiter in late { waiter.resume() }
         MHD_stop_daemon(handle.pointer)
         if listening >= 0 { close(listening) }
+    }
+
+    private func releaseDrainWaiters() {
+        let waiters = flight.withLock { flight in
+            flight.graceOver = true
+            defer { flight.drained = [] }
+            return flight.drained
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     // MARK: Requests (on libmicrohttpd's threads)
@@ -163,33 +190,34 @@ public final class HTTPServer: Sendable {
         if exchange.isTooLarge { return queue(handler.tooLarge(exchange.head, limit: configuration.maximumBodySize), on: connection) }
         let request = exchange.request
         if let response = handler.answerAtOnce(request) { return queue(response, on: connection) }
-        let admitted = flight.withLock { flight -> Bool in
-            guard !flight.stopping else { return false }
-            flight.running += 1
-            return true
-        }
-        guard admitted else { return queue(handler.unavailable(request.head), on: connection) }
-        MHD_suspend_connection(connection)
         let suspended = SuspendedConnection(pointer: connection)
+        let number = flight.withLock { flight -> Int? in
+            guard !flight.stopping else { return nil }
+            flight.next += 1
+            flight.running[flight.next] = (exchange, suspended)
+            return flight.next
+        }
+        guard let number else { return queue(handler.unavailable(request.head), on: connection) }
+        MHD_suspend_connection(connection)
         Task {
             let response = await self.handler.respond(to: request)
-            exchange.setResponse(response)
-            self.finished(suspended)
+            self.finished(number, with: response)
         }
         return .YES
     }
 
-    /// A handler finished: resume its connection (unless the server stopped without it), and wake `stop()`
-    /// when it was the last.
-    private func finished(_ connection: SuspendedConnection) {
-        daemon.withLock { handle in
-            if handle != nil { MHD_resume_connection(connection.pointer) }
-        }
-        let waiters = flight.withLock { flight -> [CheckedContinuation<Void, Never>] in
-            flight.running -= 1
-            guard flight.running == 0 else { return [] }
-            defer { flight.drained = [] }
-            return flight.drained
+    /// A handler finished: its answer goes out when its connection resumes (unless the server stopped and
+    /// answered for it), and `stop()` wakes when it was the last.
+    private func finished(_ number: Int, with response: HTTPResponse) {
+        let waiters = daemon.withLock { handle -> [CheckedContinuation<Void, Never>] in
+            flight.withLock { flight in
+                guard let (exchange, connection) = flight.running.removeValue(forKey: number) else { return [] }
+                exchange.setResponse(response)
+                if handle != nil { MHD_resume_connection(connection.pointer) }
+                guard flight.running.isEmpty else { return [] }
+                defer { flight.drained = [] }
+                return flight.drained
+            }
         }
         for waiter in waiters { waiter.resume() }
     }
