@@ -100,6 +100,7 @@ case "scale":
 case "api-roundtrip":
     var benchmark = APIRoundTripBenchmark(chimed: paths["--chimed"] ?? siblingChimed, baselineChimed: paths["--baseline-chimed"])
     if let requests = options["--requests"] { benchmark.requests = requests }
+    if let rounds = options["--rounds"] { benchmark.rounds = rounds }
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 case "api-load":
     var benchmark = APILoadBenchmark(chimed: paths["--chimed"] ?? siblingChimed, baselineChimed: paths["--baseline-chimed"])

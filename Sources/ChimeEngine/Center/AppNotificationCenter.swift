@@ -72,7 +72,10 @@ public struct AppNotificationCenter: Sendable {
     }
 
     /// Schedules several requests at once, in one transaction: all or nothing. Same rules as `add(_:)`.
-    public func add(contentsOf requests: [NotificationRequest]) async throws {
+    ///
+    /// - Returns: The requests as stored, with their first fire dates (what a daemon tells its client).
+    @discardableResult
+    public func add(contentsOf requests: [NotificationRequest]) async throws -> [PendingRequest] {
         try await engine.add(appIdentifier: appIdentifier, requests)
     }
 

@@ -71,10 +71,13 @@ extension NotificationEngine {
     ///
     /// Adds made while earlier ones are being written wait and are written together, in the order they
     /// were made, with one read of each app's record and one store call (see `writeQueuedAdds`).
-    func add(appIdentifier: String, _ requests: [NotificationRequest]) async throws {
+    ///
+    /// - Returns: The requests as they were stored (attachments moved into the store, first fire dates).
+    @discardableResult
+    func add(appIdentifier: String, _ requests: [NotificationRequest]) async throws -> [PendingRequest] {
         for request in requests { try request.validateForScheduling() }
         let now = clock.now
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[PendingRequest], any Error>) in
             queuedAdds.append(QueuedAdd(appIdentifier: appIdentifier, requests: requests, now: now, continuation: continuation))
             if !isWritingAdds {
                 isWritingAdds = true
@@ -133,7 +136,7 @@ extension NotificationEngine {
             }
             for (_, pending) in written { schedule(pending) }
             await keepPendingLimit(appIdentifiers: Set(written.map(\.add.appIdentifier)))
-            for (add, _) in written { add.continuation.resume() }
+            for (add, pending) in written { add.continuation.resume(returning: pending) }
         }
         isWritingAdds = false
     }

@@ -133,7 +133,7 @@ struct QueuedAdd: Sendable {
     let appIdentifier: String
     let requests: [NotificationRequest]
     let now: Date
-    let continuation: CheckedContinuation<Void, any Error>
+    let continuation: CheckedContinuation<[PendingRequest], any Error>
 }
 
 /// Attachments moved into the store for a request, and where they came from.

@@ -20,13 +20,14 @@ enum HTTPErrorMapping {
     }
 
     /// The engine's errors: the user's decision forbids (403), the notification is gone (404), the
-    /// notification's state does not allow the action now (409), anything else is invalid input (400).
+    /// notification's state does not allow the action now (409), anything else is the request's own
+    /// (400) — an attachment that cannot be moved into the store included: its file is missing or
+    /// unreadable far more often than the store's disk is full, and Apple reports both the same way.
     static func status(of code: ChimeError.Code) -> Int {
         switch code {
         case .notificationsNotAllowed: 403
         case .notificationNotFound: 404
         case .actionNotAvailable, .sessionLocked: 409
-        case .attachmentMoveIntoDataStoreFailed: 500
         default: 400
         }
     }

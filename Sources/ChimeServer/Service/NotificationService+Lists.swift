@@ -27,14 +27,10 @@ extension NotificationService {
     /// identifier; answers with the ones that wait for their trigger and when they fire.
     public func add(_ app: String, _ body: AddRequests) async throws -> AddResult {
         try note(app)
-        try await engine.center(for: app).add(contentsOf: body.requests)
+        let stored = try await engine.center(for: app).add(contentsOf: body.requests)
         statusCache.invalidate()
-        let keys = body.requests.map { RequestKey(appIdentifier: app, requestIdentifier: $0.identifier) }
-        let stored = try await store.pendingRequests(keys)
-        let byIdentifier = Dictionary(stored.map { ($0.request.identifier, $0) }, uniquingKeysWith: { first, _ in first })
-        let pending = body.requests.compactMap { byIdentifier[$0.identifier] }.map {
-            PendingItem(app: app, request: $0.request, nextFireDate: $0.nextFireDate)
-        }
+        // A request without a trigger is delivered at once: it was never waiting.
+        let pending = stored.filter { $0.request.trigger != nil }.map { PendingItem(app: app, request: $0.request, nextFireDate: $0.nextFireDate) }
         if !pending.isEmpty { events.publish(.pendingChanged, PendingChangedEvent(app: app, added: pending, removed: []), to: .lists) }
         return AddResult(pending: pending)
     }
