@@ -6,25 +6,19 @@ import Synchronization
 
 /// HTTP requests to chimed over its Unix socket, on libcurl (https://curl.se/libcurl/).
 ///
-/// Keeps a few easy handles and reuses them, so consecutive requests reuse their connection (keep-alive).
-/// `curl_easy_perform` blocks, so it runs on a queue of its own, never on the cooperative pool; callers
-/// suspend on a continuation. Every request has a connect timeout and, unless told otherwise, an overall
-/// one, so a daemon that accepts but never answers cannot hang a client.
+/// Transfers run on the client's own `CurlLoop` thread, never on a thread Swift concurrency needs; callers
+/// suspend until their answer. The loop keeps connections between requests (keep-alive). Every request
+/// has a connect timeout and, unless told otherwise, an overall one, so a daemon that accepts but never
+/// answers cannot hang a client.
 final class HTTPTransport: Sendable {
     struct Response: Sendable {
         let status: Int
         let body: [UInt8]
     }
 
-    /// An easy handle; used by one request at a time (it leaves the pool while in use).
-    struct Handle: @unchecked Sendable {  // a libcurl easy handle, confined to the request that took it
-        let pointer: UnsafeMutableRawPointer
-    }
-
     let socketPath: String
     let token: String
-    private let idle = Mutex<[Handle]>([])
-    private static let queue = DispatchQueue(label: "chime.client.http", attributes: .concurrent)
+    private let loop: CurlLoop
     /// The largest answer read: a page of a thousand requests is a few megabytes.
     static let maximumResponseSize = 64 << 20
 
@@ -32,10 +26,11 @@ final class HTTPTransport: Sendable {
         Self.initializeLibrary
         self.socketPath = socketPath
         self.token = token
+        loop = CurlLoop(name: "chime.client.http")
     }
 
     deinit {
-        for handle in idle.withLock({ $0 }) { curl_easy_cleanup(handle.pointer) }
+        loop.stop()
     }
 
     private static let initializeLibrary: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
@@ -57,29 +52,18 @@ final class HTTPTransport: Sendable {
         let url = Self.url(path, query: query)
         var pauses = Self.retryPauses[...]
         while true {
-            let handle = idle.withLock { $0.popLast() } ?? Handle(pointer: curl_easy_init())
-            let result: Result<Response, Failure> = await withCheckedContinuation { continuation in
-                Self.queue.async {
-                    continuation.resume(returning: self.perform(handle, method: method, url: url, body: body, timeout: timeout))
-                }
+            let sink = ResponseSink(limit: Self.maximumResponseSize)
+            let (code, status) = await withCheckedContinuation { (continuation: CheckedContinuation<(CURLcode, Int), Never>) in
+                loop.submit(transfer(method: method, url: url, body: body, timeout: timeout, sink: sink) { code, status in
+                    continuation.resume(returning: (code, status))
+                })
             }
-            idle.withLock { idle in
-                if idle.count < 8 { idle.append(handle) } else { curl_easy_cleanup(handle.pointer) }
-            }
-            switch result {
-            case .success(let response): return response
-            case .failure(let failure):
-                let retry = failure.code == CURLE_COULDNT_CONNECT || (idempotent && (failure.code == CURLE_GOT_NOTHING || failure.code == CURLE_SEND_ERROR))
-                guard retry, let pause = pauses.popFirst() else { throw failure.error }
-                try? await Task.sleep(for: pause)
-            }
+            if code == CURLE_OK { return Response(status: status, body: sink.bytes) }
+            if sink.overflowed { throw APIError(.notConnected, "chimed's answer was larger than \(Self.maximumResponseSize) bytes") }
+            let retry = code == CURLE_COULDNT_CONNECT || (idempotent && (code == CURLE_GOT_NOTHING || code == CURLE_SEND_ERROR))
+            guard retry, let pause = pauses.popFirst() else { throw Self.transportError(code, socket: socketPath, timeout: timeout) }
+            try? await Task.sleep(for: pause)
         }
-    }
-
-    /// A transfer that failed: libcurl's code, and the error it means.
-    struct Failure: Error {
-        let code: CURLcode
-        let error: APIError
     }
 
     static func url(_ path: String, query: [(String, String)]) -> String {
@@ -87,17 +71,15 @@ final class HTTPTransport: Sendable {
         return "http://localhost" + path + "?" + query.map { "\(PercentEncoding.encodeSegment($0.0))=\(PercentEncoding.encodeSegment($0.1))" }.joined(separator: "&")
     }
 
-    private func perform(_ handle: Handle, method: HTTPMethod, url: String, body: [UInt8]?, timeout: Duration?) -> Result<Response, Failure> {
-        let curl = handle.pointer
-        curl_easy_reset(curl)
+    /// An easy handle set up for one request, its answer collected into `sink`.
+    private func transfer(
+        method: HTTPMethod, url: String, body: [UInt8]?, timeout: Duration?, sink: ResponseSink, completion: @escaping @Sendable (CURLcode, Int) -> Void
+    ) -> CurlLoop.Transfer {
+        let curl = curl_easy_init()!
         var headers: UnsafeMutablePointer<curl_slist>?
         headers = curl_slist_append(headers, "Authorization: Bearer \(token)")
         headers = curl_slist_append(headers, "Accept: application/json")
         if body != nil { headers = curl_slist_append(headers, "Content-Type: \(WireFormat.jsonMediaType)") }
-        defer { curl_slist_free_all(headers) }
-
-        let sink = ResponseSink(limit: Self.maximumResponseSize)
-        let sinkPointer = Unmanaged.passUnretained(sink).toOpaque()
         _ = chime_curl_setopt_string(curl, CURLOPT_UNIX_SOCKET_PATH, socketPath)
         _ = chime_curl_setopt_string(curl, CURLOPT_URL, url)
         _ = chime_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
@@ -107,7 +89,8 @@ final class HTTPTransport: Sendable {
         }
         _ = chime_curl_setopt_list(curl, CURLOPT_HTTPHEADER, headers)
         _ = chime_curl_setopt_write(curl, collectBody)
-        _ = chime_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, sinkPointer)
+        // The loop keeps the transfer, and so the sink, until it completes.
+        _ = chime_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque())
         switch method {
         case .get: _ = chime_curl_setopt_long(curl, CURLOPT_HTTPGET, 1)
         case .post: _ = chime_curl_setopt_long(curl, CURLOPT_POST, 1)
@@ -122,16 +105,11 @@ final class HTTPTransport: Sendable {
             _ = chime_curl_setopt_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, 0)
             _ = chime_curl_setopt_string(curl, CURLOPT_COPYPOSTFIELDS, "")
         }
-        let code = curl_easy_perform(curl)
-        guard code == CURLE_OK else {
-            if sink.overflowed {
-                return .failure(Failure(code: code, error: APIError(.notConnected, "chimed's answer was larger than \(Self.maximumResponseSize) bytes")))
-            }
-            return .failure(Failure(code: code, error: Self.transportError(code, socket: socketPath, timeout: timeout)))
-        }
-        var status = 0
-        _ = chime_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
-        return .success(Response(status: status, body: sink.bytes))
+        return CurlLoop.Transfer(
+            easy: CurlLoop.Pointer(raw: curl), headers: headers.map { CurlLoop.Pointer(raw: UnsafeMutableRawPointer($0)) },
+            completion: { code, status in
+                withExtendedLifetime(sink) { completion(code, status) }
+            })
     }
 
     static func transportError(_ code: CURLcode, socket: String, timeout: Duration?) -> APIError {

@@ -13,6 +13,34 @@ struct CalendarTriggerTests {
         try CalendarTrigger(dateMatching: components, repeats: repeats)
     }
 
+    /// Components Foundation's `nextDate` never returns for (found by fuzzing chimed's API): refused when
+    /// the trigger is made, so no request can hang the engine for every app.
+    @Test func componentsThatWouldHangFoundationAreRefused() throws {
+        var iso = Calendar(identifier: .gregorian)
+        iso.firstWeekday = 2
+        iso.minimumDaysInFirstWeek = 4
+        var weekZero = DateComponents(weekOfMonth: 0, weekOfYear: 26)
+        weekZero.calendar = iso
+        #expect(throws: ChimeError.self) { try CalendarTrigger(dateMatching: weekZero, repeats: false) }
+
+        var undefinedWeeks = Calendar(identifier: .republicOfChina)
+        undefinedWeeks.firstWeekday = 0
+        var components = DateComponents(yearForWeekOfYear: 1)
+        components.calendar = undefinedWeeks
+        do {
+            _ = try CalendarTrigger(dateMatching: components, repeats: false)
+            Issue.record("a calendar with firstWeekday 0 was accepted")
+        } catch {
+            #expect(error.field == "calendar")
+        }
+
+        // The same week of the year in the ISO week rules is fine.
+        var week26 = DateComponents(weekday: 2, weekOfYear: 26)
+        week26.calendar = iso
+        let trigger = try CalendarTrigger(dateMatching: week26, repeats: true)
+        #expect(trigger.nextTriggerDate(after: Date(timeIntervalSince1970: 1_798_761_600), floatingTimeZone: .gmt) != nil)  // 2027-01-01
+    }
+
     @Test func firesDailyAtTheGivenTimeInTheFloatingZone() throws {
         let alarm = try trigger(DateComponents(hour: 8, minute: 30))
         // From 2025-12-01T00:00:00Z: Seoul's next 08:30 is on Dec 2, New York's on Dec 1.

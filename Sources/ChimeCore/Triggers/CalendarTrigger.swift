@@ -129,11 +129,20 @@ extension CalendarTrigger {
         try check(c.second, 0...59, "second")
         try check(c.nanosecond, 0...999_999_999, "nanosecond")
         try check(c.quarter, 1...4, "quarter")
-        try check(c.weekOfMonth, 0...6, "weekOfMonth")
+        // Week 0 of a month (the days before its first week) sends Foundation's search into a loop that
+        // never returns when the calendar's first week needs more than one day; no reminder needs it.
+        try check(c.weekOfMonth, 1...6, "weekOfMonth")
         try check(c.weekOfYear, 1...53, "weekOfYear")
         try check(c.weekdayOrdinal, -5...5, "weekdayOrdinal")
         try check(c.dayOfYear, 1...366, "dayOfYear")
         try check(c.yearForWeekOfYear, 1...9999, "yearForWeekOfYear")
+        // A calendar with week rules Foundation does not define (a first weekday of 0) loops forever too.
+        if let calendar = c.calendar {
+            guard (1...7).contains(calendar.firstWeekday), (1...7).contains(calendar.minimumDaysInFirstWeek) else {
+                throw ChimeError(
+                    .invalidDateComponents, field: "calendar", "a calendar's firstWeekday and minimumDaysInFirstWeek must lie in 1...7")
+            }
+        }
         if c.weekdayOrdinal == 0 {
             throw ChimeError(.invalidDateComponents, field: "weekdayOrdinal", "weekdayOrdinal must not be 0")
         }
