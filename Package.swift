@@ -99,7 +99,7 @@ let package = Package(
         .executableTarget(name: "critical-alert", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/CriticalAlert"),
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTesting"]),
-        .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore"]),
+        .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore", "ChimeTestSupport"]),
         .testTarget(name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore", "ChimeSQLite"]),
         .testTarget(name: "ChimeTerminalTests", dependencies: ["ChimeTerminal", "ChimeEngine", "ChimeTesting", "ChimeTestSupport", "ChimeCore"]),
         // Against real components: a private dbus-daemon per test, a scripted notification server in Python
@@ -122,7 +122,7 @@ let package = Package(
             dependencies: ["UserNotifications", "ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeCore", "ChimeTestSupport"]),
         // The server's pure parts without a server: routes, the SSE parser, the event hub, presence, statuses.
         .testTarget(name: "ChimeServerTests", dependencies: ["ChimeServer", "ChimeAPI", "ChimeCore"]),
-        .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeCore"]),
+        .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeTestSupport", "ChimeCore"]),
         // What the tests of real components share: child processes, a private D-Bus, the scripted
         // notification server, dunst on a virtual screen (not a product; only test targets use it).
         .target(
@@ -130,7 +130,7 @@ let package = Package(
             path: "Tests/ChimeTestSupport",
             exclude: ["fake_notification_server.py"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
-        .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting", "ChimeTestSupport"]),
         // Swift 5 mode: the seeds' iOS code is Swift 5 code, as most iOS apps are, and must compile as written
         // (Swift 6 mode rejects its completion-handler captures on iOS too).
         .testTarget(

@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -9,23 +10,13 @@ struct ChimeExecutableTests {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
-    func chime(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent("chime")
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    func chime(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+        let outcome = try await Subprocess.run(Self.productsDirectory.appendingPathComponent("chime").path, arguments)
+        return (outcome.status, outcome.standardOutput, outcome.standardError)
     }
 
-    @Test func theQuickStartCommandListsFiveFires() throws {
-        let result = try chime(["next", "--calendar", "hour=8 minute=30", "--repeats", "--count", "5", "--time-zone", "Asia/Seoul"])
+    @Test func theQuickStartCommandListsFiveFires() async throws {
+        let result = try await chime(["next", "--calendar", "hour=8 minute=30", "--repeats", "--count", "5", "--time-zone", "Asia/Seoul"])
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n")
         #expect(lines.first == "Next 5 fires of the calendar trigger hour=8 minute=30 (repeating) in Asia/Seoul:")
@@ -33,15 +24,15 @@ struct ChimeExecutableTests {
         #expect(lines.dropFirst().allSatisfy { $0.hasSuffix("T08:30:00+09:00") })
     }
 
-    @Test func usageErrorsExitWith64OnStandardError() throws {
-        let result = try chime(["next", "--calendar", "hour=99"])
+    @Test func usageErrorsExitWith64OnStandardError() async throws {
+        let result = try await chime(["next", "--calendar", "hour=99"])
         #expect(result.status == 64)
         #expect(result.output.isEmpty)
         #expect(result.error.hasPrefix("chime: error: invalid trigger: hour must lie in 0...23"))
     }
 
-    @Test func helpExitsZero() throws {
-        let result = try chime(["--help"])
+    @Test func helpExitsZero() async throws {
+        let result = try await chime(["--help"])
         #expect(result.status == 0)
         #expect(result.output.contains("USAGE: chime <subcommand> [options]"))
     }

@@ -36,17 +36,11 @@ struct ChimeCommandLineTests {
         let home = try DaemonHome()
         let daemon = try await home.start()
         let executable = URL(fileURLWithPath: DaemonHome.executable).deletingLastPathComponent().appendingPathComponent("chime")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["add", "--title", "Now", "--id", "now", "--json"]
-        process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(String(decoding: data, as: UTF8.self).contains(#""identifier" : "now""#))
+        let outcome = try await Subprocess.run(
+            executable.path, ["add", "--title", "Now", "--id", "now", "--json"],
+            environment: ProcessInfo.processInfo.environment.merging(home.environment) { $1 })
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput.contains(#""identifier" : "now""#))
         try await daemon.presented("chime", "now")
         #expect(await daemon.terminate() == 0)
     }

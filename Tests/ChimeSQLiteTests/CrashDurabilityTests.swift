@@ -1,4 +1,5 @@
 import ChimeSQLite
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -17,45 +18,30 @@ struct CrashDurabilityTests {
     ]
 
     /// Runs the probe on `path`, kills it with SIGKILL once it has acknowledged `threshold` writes, and
-    /// returns every id it acknowledged before it died. Blocks until the probe has exited.
-    func acknowledgedBeforeKill(path: String, threshold: Int) throws -> (ids: [Int], process: Process, errors: String) {
-        let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent("chime-sqlite-crash-probe")
-        process.arguments = [path, "--writes", "100000", "--concurrency", "32"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-
-        // Blocking reads end either at the threshold or when the probe exits on its own (it stops after
-        // 100 000 writes), so the wait is bounded by the probe.
-        let reader = output.fileHandleForReading
-        var received = Data()
-        while received.count(where: { $0 == UInt8(ascii: "\n") }) < threshold {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            received.append(chunk)
+    /// returns every id it acknowledged before it died, and how it ended.
+    func acknowledgedBeforeKill(path: String, threshold: Int) async throws -> (ids: [Int], termination: Subprocess.Termination, errors: [String]) {
+        let probe = try ChildProcess(
+            Self.productsDirectory.appendingPathComponent("chime-sqlite-crash-probe").path, [path, "--writes", "100000", "--concurrency", "32"],
+            name: "chime-sqlite-crash-probe")
+        // The probe stops by itself after 100 000 writes, so the wait ends at the threshold or before.
+        try? await eventually("\(threshold) writes acknowledged", within: 120) {
+            probe.output.hasEnded || probe.output.lines.count >= threshold
         }
-        kill(process.processIdentifier, SIGKILL)
-        received.append(reader.readDataToEndOfFile())
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-
+        probe.signal(SIGKILL)
+        let termination = await probe.termination()
+        _ = try await probe.output.allLines(within: 30)
+        let errors = try await probe.errors.allLines(within: 30)
         // Only whole lines count: a line reaches the pipe in one write, after its COMMIT returned.
-        var lines = String(decoding: received, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        lines.removeLast()
-        return (lines.compactMap { Int($0) }, process, errorText)
+        return (probe.output.wholeLines.compactMap { Int($0) }, termination, errors)
     }
 
     @Test func everyAcknowledgedWriteSurvivesKillDashNine() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("crash.sqlite")
 
-        let (acknowledged, process, errors) = try acknowledgedBeforeKill(path: path, threshold: 500)
+        let (acknowledged, termination, errors) = try await acknowledgedBeforeKill(path: path, threshold: 500)
         #expect(errors.isEmpty)
-        #expect(process.terminationReason == .uncaughtSignal, "the probe finished before it could be killed")
-        #expect(process.terminationStatus == SIGKILL)
+        #expect(termination == .signaled(SIGKILL), "the probe finished before it could be killed")
         #expect(acknowledged.count >= 500)
         #expect(Set(acknowledged).count == acknowledged.count)
 

@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeEngine
 import ChimeSQLite
+import ChimeTestSupport
 import ChimeTesting
 import Foundation
 import Testing
@@ -10,53 +11,27 @@ import Testing
 /// nothing is half-written, and a new engine delivers the rest without alerting anything twice.
 @Suite("Engine on SQLite: durability")
 struct EngineCrashDurabilityTests {
-    /// The child's lines so far, read as they arrive.
-    final class LineReader {
-        let handle: FileHandle
-        var lines: [String] = []
-        private var partial = Data()
-
-        init(_ handle: FileHandle) { self.handle = handle }
-
-        /// Reads until `condition` holds or the stream ends; returns whether it held.
-        func read(until condition: ([String]) -> Bool) -> Bool {
-            while !condition(lines) {
-                let data = handle.availableData
-                if data.isEmpty { return false }
-                partial.append(data)
-                while let newline = partial.firstIndex(of: 0x0A) {
-                    lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
-                    partial = Data(partial[(newline + 1)...])
-                }
-            }
-            return true
-        }
-    }
-
     @Test func acknowledgedAddsAndRecordedDeliveriesSurviveSIGKILL() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("chime.sqlite")
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("chime-crash-probe")
-        probe.arguments = [path, "50000"]
-        let output = Pipe()
-        probe.standardOutput = output
-        try probe.run()
-
-        let reader = LineReader(output.fileHandleForReading)
-        let reachedMidBurst = reader.read { lines in
-            lines.count(where: { $0.hasPrefix("added ") }) >= 2000 && lines.count(where: { $0.hasPrefix("shown ") }) >= 200
-        }
-        kill(probe.processIdentifier, SIGKILL)
-        probe.waitUntilExit()
-        _ = reader.read { _ in false }  // whatever it printed before dying
+        let probe = try ChildProcess(executable.path, [path, "50000"], name: "chime-crash-probe")
+        let reachedMidBurst = (try? await eventually("a burst under way", within: 120) {
+            let lines = probe.output.lines
+            return probe.output.hasEnded
+                || lines.count(where: { $0.hasPrefix("added ") }) >= 2000 && lines.count(where: { $0.hasPrefix("shown ") }) >= 200
+        }) != nil && !probe.output.hasEnded
+        probe.signal(SIGKILL)
+        let termination = await probe.termination()
+        let lines = try await probe.output.allLines(within: 30)
         #expect(reachedMidBurst, "the probe stopped before the burst was under way")
-        #expect(probe.terminationReason == .uncaughtSignal)
-        #expect(!reader.lines.contains("done"), "the burst finished before the kill; nothing was tested mid-burst")
+        #expect(termination == .signaled(SIGKILL))
+        #expect(!lines.contains("done"), "the burst finished before the kill; nothing was tested mid-burst")
+        let whole = probe.output.wholeLines
 
-        let acknowledged = Set(reader.lines.filter { $0.hasPrefix("added ") }.map { String($0.dropFirst(6)) })
-        let shownBefore = Set(reader.lines.filter { $0.hasPrefix("shown ") }.map { String($0.dropFirst(6)) })
+        let acknowledged = Set(whole.filter { $0.hasPrefix("added ") }.map { String($0.dropFirst(6)) })
+        let shownBefore = Set(whole.filter { $0.hasPrefix("shown ") }.map { String($0.dropFirst(6)) })
 
         // Nothing half-written: SQLite's own check, on the file as the killed process left it.
         let check = try SQLiteConnection(path: path, flags: [.readWrite])

@@ -75,6 +75,8 @@ public final class LineLog: Sendable {
         var taken: Set<Int> = []
         var partial: [UInt8] = []
         var ended = false
+        /// The stream ended without a line break after its last line (a writer killed mid-line).
+        var endedMidLine = false
         var nextID = 0
         var waiters: [Waiter] = []
     }
@@ -82,7 +84,7 @@ public final class LineLog: Sendable {
     private let state = Mutex(State())
     public let name: String
 
-    /// Reads `fileDescriptor` until it ends; the caller keeps it open meanwhile.
+    /// Reads `fileDescriptor` until it ends, then closes it.
     public init(reading fileDescriptor: Int32, name: String) {
         self.name = name
         let thread = Thread { [self] in
@@ -93,6 +95,7 @@ public final class LineLog: Sendable {
                 if count <= 0 { break }
                 append(buffer[0..<count])
             }
+            close(fileDescriptor)
             end()
         }
         thread.name = "chime.tests.\(name)"
@@ -101,6 +104,11 @@ public final class LineLog: Sendable {
 
     /// Every line so far, taken or not.
     public var lines: [String] { state.withLock { $0.lines } }
+
+    /// Every line so far that a line break ended: without a last line cut short by the writer's death.
+    public var wholeLines: [String] {
+        state.withLock { $0.endedMidLine ? Array($0.lines.dropLast()) : $0.lines }
+    }
 
     /// Whether the stream ended (the process closed it or exited) and every line was read.
     public var hasEnded: Bool { state.withLock { $0.ended } }
@@ -144,7 +152,10 @@ public final class LineLog: Sendable {
 
     private func end() {
         state.withLock { state in
-            if !state.partial.isEmpty { state.lines.append(String(decoding: state.partial, as: UTF8.self)) }
+            if !state.partial.isEmpty {
+                state.lines.append(String(decoding: state.partial, as: UTF8.self))
+                state.endedMidLine = true
+            }
             state.partial = []
             state.ended = true
         }
@@ -184,118 +195,92 @@ public final class LineLog: Sendable {
 public final class ChildProcess: Sendable {
     public let output: LineLog
     public let errors: LineLog
-    private let process: Process
-    private let input: FileHandle
-    private let outputPipe: Pipe
-    private let errorPipe: Pipe
-    private let exited = Exit()
-
-    /// Whether the process has exited, and who waits for it.
-    private final class Exit: Sendable {
-        let state = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-    }
+    private let child: Subprocess
+    private let input: Mutex<Int32?>
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], name: String) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         // Nothing the tests start may find the machine's own session bus or display by accident.
         merged["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
         merged["DBUS_SYSTEM_BUS_ADDRESS"] = "disabled:"
         merged["DISPLAY"] = nil
         merged.merge(environment) { $1 }
-        process.environment = merged
-        let inputPipe = Pipe()
-        outputPipe = Pipe()
-        errorPipe = Pipe()
-        process.standardInput = inputPipe
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
-        input = inputPipe.fileHandleForWriting
-        output = LineLog(reading: outputPipe.fileHandleForReading.fileDescriptor, name: name)
-        errors = LineLog(reading: errorPipe.fileHandleForReading.fileDescriptor, name: name + " (stderr)")
-        process.terminationHandler = { [exited] _ in
-            let waiters = exited.state.withLock { state in
-                state.done = true
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            for waiter in waiters { waiter.resume() }
+        let inputPipe = try ProcessPipe.closingOnExec()
+        let outputPipe = try ProcessPipe.closingOnExec()
+        let errorPipe = try ProcessPipe.closingOnExec()
+        do {
+            child = try Subprocess(
+                executable, arguments, environment: merged, standardInput: inputPipe.read, standardOutput: outputPipe.write,
+                standardError: errorPipe.write)
+        } catch {
+            for pipe in [inputPipe, outputPipe, errorPipe] { pipe.closeAll() }
+            throw error
         }
-        try Self.spawn(process)
         // The child has its copies; closing ours lets the readers see the end when the child exits.
-        try? outputPipe.fileHandleForWriting.close()
-        try? errorPipe.fileHandleForWriting.close()
-        try? inputPipe.fileHandleForReading.close()
+        close(inputPipe.read)
+        close(outputPipe.write)
+        close(errorPipe.write)
+        input = Mutex(inputPipe.write)
+        output = LineLog(reading: outputPipe.read, name: name)
+        errors = LineLog(reading: errorPipe.read, name: name + " (stderr)")
     }
 
     /// A test that failed before it stopped its process leaves none behind (a daemon left running keeps
     /// serving the clients the test started, and slows every test after it).
     deinit {
-        if !exited.state.withLock({ $0.done }) { kill(process.processIdentifier, SIGKILL) }
+        child.send(SIGKILL)
+        closeInput()
     }
 
-    public var processIdentifier: Int32 { process.processIdentifier }
-
-    /// Starts `process` from a thread that blocks no signals. A child inherits the signal mask of the
-    /// thread that spawns it, and the cooperative pool's threads block nearly all signals: a child
-    /// started from one would ignore `terminate()`'s SIGTERM.
-    private static func spawn(_ process: Process) throws {
-        let failure = Mutex<(any Error)?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            var none = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, nil)
-            do {
-                try process.run()
-            } catch {
-                failure.withLock { $0 = error }
-            }
-            done.signal()
-        }
-        thread.start()
-        done.wait()
-        if let error = failure.withLock({ $0 }) { throw error }
-    }
+    public var processIdentifier: Int32 { child.processIdentifier }
 
     /// Writes `line` and a line break to the process's input.
     public func send(_ line: String) {
-        input.write(Data((line + "\n").utf8))
+        input.withLock { descriptor in
+            guard let descriptor else { return }
+            var bytes = Array((line + "\n").utf8)[...]
+            while !bytes.isEmpty {
+                let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                bytes = bytes.dropFirst(written)
+            }
+        }
     }
 
     /// Closes the process's input: it reads the end.
     public func closeInput() {
-        try? input.close()
-    }
-
-    /// Waits until the process exits by itself, and returns its exit status.
-    public func exitStatus() async -> Int32 {
-        await waitForExit()
-        return process.terminationStatus
-    }
-
-    private func waitForExit() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = exited.state.withLock { state in
-                if !state.done { state.waiters.append(continuation) }
-                return state.done
-            }
-            if done { continuation.resume() }
+        input.withLock { descriptor in
+            if let open = descriptor { close(open) }
+            descriptor = nil
         }
+    }
+
+    /// Waits until the process exits by itself, and returns its exit status (the signal's number when a
+    /// signal ended it).
+    public func exitStatus() async -> Int32 {
+        await child.exit().status
+    }
+
+    /// How the process ended, once it has.
+    public func termination() async -> Subprocess.Termination {
+        await child.exit()
+    }
+
+    /// Sends `signal` to the process while it runs.
+    public func signal(_ signal: Int32) {
+        child.send(signal)
     }
 
     /// Ends the process (SIGTERM, then SIGKILL if it lingers) and waits until it has exited.
     public func stop() async {
-        if process.isRunning { process.terminate() }
-        let killer = Task { [process] in
+        child.send(SIGTERM)
+        let killer = Task { [child] in
             try await Task.sleep(for: .seconds(5))
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            child.send(SIGKILL)
         }
-        await waitForExit()
+        _ = await child.exit()
         killer.cancel()
-        try? input.close()
-
+        closeInput()
     }
 }

@@ -92,7 +92,7 @@ public struct RunningDaemon: Sendable {
 
     /// SIGTERM, then the exit status.
     public func terminate() async -> Int32 {
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         return await process.exitStatus()
     }
 
@@ -110,7 +110,7 @@ public struct RunningDaemon: Sendable {
     }
 
     public func killHard() async {
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         _ = await process.exitStatus()
     }
 

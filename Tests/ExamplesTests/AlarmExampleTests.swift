@@ -37,7 +37,7 @@ struct AlarmExampleTests {
         #expect(try await alarm.exit() == 0)
 
         // After the app quit, the snoozed alarm is still set and its notification pending.
-        let status = try ExampleRun.capture("alarm", ["status", "--json"], data: data)
+        let status = try await ExampleRun.capture("alarm", ["status", "--json"], data: data)
         #expect(status.status == 0)
         let decoded = try JSONDecoder().decode(Status.self, from: Data(status.output.utf8))
         #expect(decoded.set && decoded.pending == true)
@@ -55,19 +55,19 @@ struct AlarmExampleTests {
         alarm.endInput()
         #expect(try await alarm.exit() == 0)
 
-        let status = try ExampleRun.capture("alarm", ["status"], data: data)
+        let status = try await ExampleRun.capture("alarm", ["status"], data: data)
         #expect(status.output.hasPrefix("Alarm set for ") && status.output.contains(" 07:30:00."))
-        let removed = try ExampleRun.capture("alarm", ["remove"], data: data)
+        let removed = try await ExampleRun.capture("alarm", ["remove"], data: data)
         #expect(removed.status == 0 && removed.output.contains("removed"))
-        #expect(try ExampleRun.capture("alarm", ["status"], data: data).output == "No alarm is set.\n")
+        #expect(try await ExampleRun.capture("alarm", ["status"], data: data).output == "No alarm is set.\n")
         #expect(!FileManager.default.fileExists(atPath: data.file("ScheduledAlarm.json", app: "com.example.alarm").path))
     }
 
-    @Test func aTimeThatIsNotOneIsAUsageError() throws {
+    @Test func aTimeThatIsNotOneIsAUsageError() async throws {
         let data = try DataFolder()
-        let result = try ExampleRun.capture("alarm", ["set", "25:00"], data: data)
+        let result = try await ExampleRun.capture("alarm", ["set", "25:00"], data: data)
         #expect(result.status == 64)
         #expect(result.error.hasPrefix("alarm: error: '25:00' is not a time of day such as 07:30"))
-        #expect(try ExampleRun.capture("alarm", ["--help"], data: data).output.contains("alarm set HH:MM"))
+        #expect(try await ExampleRun.capture("alarm", ["--help"], data: data).output.contains("alarm set HH:MM"))
     }
 }

@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import ChimeTesting
 import Foundation
 import Synchronization
@@ -21,8 +22,8 @@ final class ExampleRun: Sendable {
 
     let screen: TerminalScreen
     private let pty: PseudoTerminal
-    private let process: Process
-    private let exitStatus = Completion<Int32>()
+    private let name: String
+    private let process: Subprocess
     /// Everything read off the screen so far.
     private let seen = Mutex("")
 
@@ -30,19 +31,15 @@ final class ExampleRun: Sendable {
     init(_ name: String, _ arguments: [String] = [], data: DataFolder) throws {
         pty = try PseudoTerminal()
         screen = TerminalScreen(reading: pty.controller.fileDescriptor, joinsCarriageReturns: true)
-        process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent(name)
-        process.arguments = arguments
-        process.environment = data.environment
-        process.standardInput = pty.terminal
-        process.standardOutput = pty.terminal
-        process.standardError = pty.terminal
-        process.terminationHandler = { [exitStatus] process in exitStatus.complete(process.terminationStatus) }
-        try process.run()
+        self.name = name
+        let terminal = pty.terminal.fileDescriptor
+        process = try Subprocess(
+            Self.productsDirectory.appendingPathComponent(name).path, arguments, environment: data.environment, standardInput: terminal,
+            standardOutput: terminal, standardError: terminal)
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.send(SIGTERM)
     }
 
     /// Waits until the screen shows `text`, and returns what appeared since the last look, through it.
@@ -68,29 +65,17 @@ final class ExampleRun: Sendable {
 
     /// Waits for the process to exit and returns its status.
     func exit(within seconds: Int = 20) async throws -> Int32 {
-        guard let status = await exitStatus.value(within: .seconds(seconds)) else {
-            process.terminate()
-            throw Failure(description: "\(process.executableURL?.lastPathComponent ?? "the example") did not exit; the screen showed \(transcript.debugDescription)")
+        guard let termination = await process.exit(within: Double(seconds)) else {
+            process.send(SIGTERM)
+            throw Failure(description: "\(name) did not exit; the screen showed \(transcript.debugDescription)")
         }
-        return status
+        return termination.status
     }
 
     /// Runs `name` without a terminal (input empty, output captured) to the end.
-    static func capture(_ name: String, _ arguments: [String], data: DataFolder) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent(name)
-        process.arguments = arguments
-        process.environment = data.environment
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    static func capture(_ name: String, _ arguments: [String], data: DataFolder) async throws -> (status: Int32, output: String, error: String) {
+        let outcome = try await Subprocess.run(productsDirectory.appendingPathComponent(name).path, arguments, environment: data.environment)
+        return (outcome.status, outcome.standardOutput, outcome.standardError)
     }
 }
 
@@ -120,44 +105,5 @@ final class DataFolder: Sendable {
     /// A file of an example's own (`ScheduledAlarm.json` of `com.example.alarm`).
     func file(_ name: String, app: String) -> URL {
         url.appendingPathComponent(app).appendingPathComponent(name)
-    }
-}
-
-/// A value that arrives once, awaited with a deadline.
-final class Completion<Value: Sendable>: Sendable {
-    private let state = Mutex<(value: Value?, waiters: [CheckedContinuation<Value?, Never>])>((nil, []))
-
-    func complete(_ value: Value) {
-        let waiters = state.withLock { state in
-            state.value = value
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: value) }
-    }
-
-    /// The value, or `nil` when it did not come within `timeout`.
-    func value(within timeout: Duration) async -> Value? {
-        let timer = Task { [self] in
-            try await Task.sleep(for: timeout)
-            expire()
-        }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let value = state.withLock { state -> Value?? in
-                if let value = state.value { return .some(value) }
-                state.waiters.append(continuation)
-                return .none
-            }
-            if case .some(let value) = value { continuation.resume(returning: value) }
-        }
-    }
-
-    private func expire() {
-        let waiters = state.withLock { state in
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: nil) }
     }
 }
