@@ -83,22 +83,21 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
     /// The route whose template matches `path` for `method`, with its parameters decoded; `.wrongMethod`
     /// with the methods the path takes when only the method differs.
     public static func match(method: String, path: String) -> Match {
-        let given = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let given = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
         guard path.hasPrefix("/") else { return .none }
         var allowed: [HTTPMethod] = []
-        for route in allCases {
-            let segments = route.segments
+        for (route, segments) in compiled {
             guard segments.count == given.count else { continue }
             var parameters: [String: String] = [:]
             var matches = true
             for (template, segment) in zip(segments, given) {
-                if template.first == "{" {
-                    guard !segment.isEmpty, let value = PercentEncoding.decode(segment) else {
+                if let name = template.parameter {
+                    guard !segment.isEmpty, let value = PercentEncoding.decode(Substring(segment)) else {
                         matches = false
                         break
                     }
-                    parameters[String(template.dropFirst().dropLast())] = value
-                } else if template != segment {
+                    parameters[name] = value
+                } else if !template.literal.elementsEqual(segment) {
                     matches = false
                     break
                 }
@@ -108,6 +107,21 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
             allowed.append(route.method)
         }
         return allowed.isEmpty ? .none : .wrongMethod(allowed: allowed)
+    }
+
+    /// A template's segment, split once: a literal, or a parameter's name.
+    private struct CompiledSegment: Sendable {
+        var literal: [UInt8]
+        var parameter: String?
+    }
+
+    /// Every route with its template's segments, split once rather than on every request.
+    private static let compiled: [(Route, [CompiledSegment])] = allCases.map { route in
+        (route, route.segments.map { segment in
+            segment.first == "{"
+                ? CompiledSegment(literal: [], parameter: String(segment.dropFirst().dropLast()))
+                : CompiledSegment(literal: Array(segment.utf8), parameter: nil)
+        })
     }
 
     public enum Match: Sendable, Hashable {

@@ -77,8 +77,8 @@ struct APILoadBenchmark {
     ) async throws -> Side {
         let daemon = try DaemonUnderTest(executable: executable, name: name)
         defer { daemon.stop() }
-        let setup = try await DaemonClient.connect(socketPath: daemon.socketPath, token: daemon.token)
         if name == "load-http" {
+            let setup = try await DaemonClient.connect(socketPath: daemon.socketPath, token: daemon.token)
             _ = try await setup.requestAuthorization(options: [.alert], app: "com.example.load")
         } else {
             let socket = try LineSocket(path: daemon.socketPath)
