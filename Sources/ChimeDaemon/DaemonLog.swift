@@ -4,7 +4,8 @@ import Foundation
 /// The daemon's log on standard error: `2026-01-02T03:04:05.678Z chimed: info: message`.
 ///
 /// Debug lines appear only with `--verbose`. Messages carry identifiers and error codes, never
-/// notification text. Thread-safe: each line is one `write(2)`.
+/// notification text; control characters in them are escaped (`LogText`), so a message is one line.
+/// Thread-safe: each line is one `write(2)`.
 public struct DaemonLog: EngineLog {
     public let verbose: Bool
 
@@ -21,6 +22,6 @@ public struct DaemonLog: EngineLog {
 
     private func write(_ level: String, _ message: String) {
         let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
-        FileHandle.standardError.write(Data("\(stamp) chimed: \(level): \(message)\n".utf8))
+        FileHandle.standardError.write(Data("\(stamp) chimed: \(level): \(LogText.escaped(message))\n".utf8))
     }
 }

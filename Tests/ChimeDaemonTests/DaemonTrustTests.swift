@@ -159,6 +159,18 @@ struct DaemonTrustTests {
         #expect(add.exitCode == .failure && add.standardError.contains("another user"))
     }
 
+    @Test func anIdentifierCannotForgeALineInTheDaemonsLog() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let forged = "2026-01-01T00:00:00.000Z chimed: error: FORGED"
+        let add = await ChimeMain.run(["add", "--id", "x\n" + forged, "--title", "t"], now: Date(), currentTimeZone: .gmt, paths: home.paths)
+        #expect(add.exitCode == .success, "\(add.standardError)")
+        let presented = try await daemon.log.take("the notification presented") { $0.contains("presented chime/x") }
+        #expect(presented.hasSuffix("presented chime/x\\n" + forged))
+        #expect(await daemon.terminate() == 0)
+        #expect(!daemon.log.lines.contains { $0.hasPrefix(forged) })
+    }
+
     @Test func aFolderOpenToOthersOrALinkIsNotTrusted() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

@@ -15,8 +15,8 @@ extension EngineLog {
     public func debug(_ message: String) {}
 }
 
-/// Writes to standard error, one line each, prefixed with the level; debug lines only when the
-/// environment variable `CHIME_DEBUG` is set to `1`.
+/// Writes to standard error, one line each (control characters escaped, `LogText`), prefixed with the
+/// level; debug lines only when the environment variable `CHIME_DEBUG` is set to `1`.
 public struct StandardErrorLog: EngineLog {
     private let includesDebug: Bool
 
@@ -25,15 +25,15 @@ public struct StandardErrorLog: EngineLog {
     }
 
     public func debug(_ message: String) {
-        if includesDebug { FileHandle.standardError.write(Data("chime: debug: \(message)\n".utf8)) }
+        if includesDebug { FileHandle.standardError.write(Data("chime: debug: \(LogText.escaped(message))\n".utf8)) }
     }
 
     public func warning(_ message: String) {
-        FileHandle.standardError.write(Data("chime: warning: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("chime: warning: \(LogText.escaped(message))\n".utf8))
     }
 
     public func info(_ message: String) {
-        FileHandle.standardError.write(Data("chime: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("chime: \(LogText.escaped(message))\n".utf8))
     }
 }
 
