@@ -73,6 +73,14 @@ struct NextCommandTests {
     @Test(arguments: [
         (["next", "--calendar", "hour=24"], "chime: error: invalid trigger: hour must lie in 0...23\nSee 'chime next --help'.\n"),
         (["next", "--calendar", "month=2 day=30"], "chime: error: invalid trigger: this month never has that day\nSee 'chime next --help'.\n"),
+        (
+            ["next", "--calendar", "year=2025 month=2 day=29"],
+            "chime: error: invalid trigger: February 29, 2025 does not exist (that month has 28 days)\nSee 'chime next --help'.\n"
+        ),
+        (
+            ["next", "--calendar", "year=2026 month=4 day=31"],
+            "chime: error: invalid trigger: April 31, 2026 does not exist (that month has 30 days)\nSee 'chime next --help'.\n"
+        ),
         (["next", "--interval", "30s", "--repeats"], "chime: error: invalid trigger: a repeating time interval must be at least 60 seconds\nSee 'chime next --help'.\n"),
         (["next", "--interval", "0"], "chime: error: invalid trigger: the time interval must be greater than 0\nSee 'chime next --help'.\n"),
         (["launch"], "chime: error: unknown subcommand 'launch'\nSee 'chime --help'.\n"),

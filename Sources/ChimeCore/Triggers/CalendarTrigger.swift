@@ -160,7 +160,11 @@ extension CalendarTrigger {
             let longest = c.year.map { CivilDate.daysInMonth(year: $0, month: month) }
                 ?? (month == 2 ? 29 : CivilDate.daysInMonth(year: 2000, month: month))
             guard day <= longest else {
-                throw ChimeError(.invalidDateComponents, field: "day", "this month never has that day")
+                // With a year, the month is one real month: name the date, not months in general.
+                let message =
+                    c.year.map { "\(CalendarTrigger.monthNames[month - 1]) \(day), \($0) does not exist (that month has \(longest) days)" }
+                    ?? "this month never has that day"
+                throw ChimeError(.invalidDateComponents, field: "day", message)
             }
             if let year = c.year, let weekday = c.weekday,
                 CivilDate(year: year, month: month, day: day).weekday != weekday
@@ -169,4 +173,8 @@ extension CalendarTrigger {
             }
         }
     }
+
+    private static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
 }
