@@ -134,7 +134,7 @@ let package = Package(
         // Swift 5 mode: the seeds' iOS code is Swift 5 code, as most iOS apps are, and must compile as written
         // (Swift 6 mode rejects its completion-handler captures on iOS too).
         .testTarget(
-            name: "UserNotificationsTests", dependencies: ["UserNotifications", "ChimeEngine", "ChimeTesting", "ChimeCore"],
+            name: "UserNotificationsTests", dependencies: ["UserNotifications", "ChimeAPI", "ChimeEngine", "ChimeTesting", "ChimeCore"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

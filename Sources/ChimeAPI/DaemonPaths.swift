@@ -1,5 +1,9 @@
 public import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where the daemon keeps its files, by the XDG Base Directory rules; the daemon and its clients find
 /// each other through the same rules.
 ///
@@ -20,20 +24,38 @@ public struct DaemonPaths: Sendable, Hashable {
 
     /// The paths for `environment` (the process's own by default).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let dataHome: URL
-        if let value = environment["XDG_DATA_HOME"], value.hasPrefix("/") {
-            dataHome = URL(fileURLWithPath: value, isDirectory: true)
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            dataHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
-        }
         let runtime: URL
         if let value = environment["XDG_RUNTIME_DIR"], value.hasPrefix("/") {
             runtime = URL(fileURLWithPath: value, isDirectory: true).appendingPathComponent("chime", isDirectory: true)
         } else {
             runtime = URL(fileURLWithPath: "/tmp/chime-\(getuid())", isDirectory: true)
         }
-        self.init(dataDirectory: dataHome.appendingPathComponent("chime", isDirectory: true), runtimeDirectory: runtime)
+        self.init(dataDirectory: Self.dataDirectory(environment: environment), runtimeDirectory: runtime)
+    }
+
+    /// Chime's data folder, the one rule for the daemon and for embedded apps alike:
+    /// `$XDG_DATA_HOME/chime` when `XDG_DATA_HOME` is an absolute path (the specification says to ignore a
+    /// relative one), else `$HOME/.local/share/chime` when `HOME` is absolute, else the same under the
+    /// home folder of the user's account (`homeDirectory`, from the password database by default).
+    public static func dataDirectory(environment: [String: String], homeDirectory: @autoclosure () -> String = accountHomeDirectory()) -> URL {
+        let dataHome: URL
+        if let value = environment["XDG_DATA_HOME"], value.hasPrefix("/") {
+            dataHome = URL(fileURLWithPath: value, isDirectory: true)
+        } else {
+            let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? homeDirectory()
+            dataHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
+        }
+        return dataHome.appendingPathComponent("chime", isDirectory: true)
+    }
+
+    /// The home folder of this process's user in the password database (`/` when it has none).
+    public static func accountHomeDirectory() -> String {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(geteuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil, let directory = entry.pw_dir else { return "/" }
+        let home = String(cString: directory)
+        return home.hasPrefix("/") ? home : "/"
     }
 
     public var storeFile: URL { dataDirectory.appendingPathComponent("chime.sqlite") }

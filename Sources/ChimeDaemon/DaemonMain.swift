@@ -49,10 +49,13 @@ public enum DaemonMain {
         // Before anything else is written: of two daemons only the one holding the lock goes on.
         let lock = try InstanceLock(file: paths.lockFile)
         let descriptors = FileDescriptorLimit.raise()
-        try FileManager.default.createDirectory(at: paths.attachmentsDirectory, withIntermediateDirectories: true)
+        try prepareDataFolder(paths, log: log)
 
         let registry = try AppRegistry(file: paths.registryFile)
         let store = try await SQLiteNotificationStore(path: paths.storeFile.path)
+        if store.foundEmptyFile {
+            log.warning("\(paths.storeFile.path) was an empty file (0 bytes); a new store was started in it")
+        }
         let queue = try await SQLiteResponseQueue(path: paths.responseQueueFile.path)
 
         var hubConfiguration = EventHub.Configuration()
@@ -164,6 +167,20 @@ public enum DaemonMain {
 
     /// The desktop presenter, when one should be used: `desktop`, or `auto` and a notification server
     /// answers on the session bus.
+    /// Creates the data folder private to the user, and makes one that earlier versions left readable by
+    /// others private, saying so.
+    static func prepareDataFolder(_ paths: DaemonPaths, log: DaemonLog) throws {
+        do {
+            try PrivateFiles.makeFolder(paths.attachmentsDirectory)
+        } catch {
+            throw DaemonError("cannot prepare the data folder: \(error)")
+        }
+        let repaired = PrivateFiles.repair(paths.dataDirectory)
+        if repaired > 0 {
+            log.warning("\(paths.dataDirectory.path) was readable by other users; made it private (\(repaired) files and folders now 0600/0700)")
+        }
+    }
+
     static func desktopPresenter(_ configuration: DaemonConfiguration, registry: AppRegistry, sink: ServiceLink, log: DaemonLog) async -> DesktopPresenter? {
         guard configuration.presenter != .log else { return nil }
         let presenter = DesktopPresenter(

@@ -1,3 +1,4 @@
+import ChimeEngine
 import Foundation
 
 /// A SQLite database file opened for durable, concurrent use: the thread-safety boundary of ChimeSQLite.
@@ -57,6 +58,9 @@ public final class SQLiteDatabase: Sendable {
 
     /// The path of the database file.
     public let path: String
+    /// The file was there but empty (0 bytes, and no write-ahead log with content beside it), and was taken
+    /// as a new database: worth telling the user, as it may be what is left of a lost one.
+    public let foundEmptyFile: Bool
     private let writer: GroupCommitWriter
     private let reader: SerialConnection
     private let checkpointer: Checkpointer
@@ -73,6 +77,7 @@ public final class SQLiteDatabase: Sendable {
         path: String, migrations: [SQLiteMigration] = [], configuration: Configuration = Configuration()
     ) async throws(SQLiteError) {
         migrations.checkOrder()
+        let foundEmpty = Self.isEmptyWithoutLog(path)
         let writerConnection = try await SerialConnection.open(label: "chime.sqlite.writer") { () throws(SQLiteError) in
             try Self.openWriter(path: path, migrations: migrations, configuration: configuration)
         }
@@ -92,6 +97,7 @@ public final class SQLiteDatabase: Sendable {
         self.checkpointer = checkpointer
         self.writer = GroupCommitWriter(connection: writerConnection)
         self.path = path
+        self.foundEmptyFile = foundEmpty
     }
 
     /// Runs `body` in a read-only transaction on the reader connection and returns its result.
@@ -210,6 +216,13 @@ extension SQLiteDatabase {
         path: String, migrations: [SQLiteMigration], configuration: Configuration
     ) throws(SQLiteError) -> SQLiteConnection {
         try checkHeader(path: path)
+        // SQLite would create a missing file readable by everyone (0644 less the umask); created here first
+        // with 0600, the file and its -wal and -shm (which SQLite gives the file's mode) stay private.
+        do {
+            try PrivateFiles.makeFile(URL(fileURLWithPath: path))
+        } catch {
+            throw SQLiteError(.cantOpen, error.description)
+        }
         let db = try SQLiteConnection(path: path, flags: [.readWrite, .create])
         db.setBusyTimeout(configuration.busyTimeout)
 
@@ -267,6 +280,13 @@ extension SQLiteDatabase {
         guard header.count == headerSize, header.starts(with: magic) else {
             throw SQLiteError(.notADatabase, "the file is not a SQLite database; it was left untouched")
         }
+    }
+
+    /// Whether `path` is an existing file of 0 bytes with no write-ahead log beside it that holds
+    /// anything: SQLite takes such a file as a new, empty database, which its owner should be told about
+    /// (it may be what remains of a store that was lost).
+    private static func isEmptyWithoutLog(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path) && fileSize(path) == 0 && fileSize(path + "-wal") == 0
     }
 
     /// The size of the file at `path` in bytes; 0 if it does not exist.

@@ -190,6 +190,62 @@ struct DaemonTrustTests {
         #expect(try await linked.errors.allLines().contains { $0.contains("symbolic link") })
     }
 
+    /// The mode bits of `url` (permission bits only), or nil when it does not exist.
+    static func mode(_ url: URL) -> mode_t? {
+        var info = stat()
+        return lstat(url.path, &info) == 0 ? info.st_mode & 0o7777 : nil
+    }
+
+    @Test func theDataFolderAndEveryStoreArePrivateFromTheirCreation() async throws {
+        let home = try DaemonHome()
+        let previous = umask(0o022)  // the usual one, which leaves new files readable by everyone
+        defer { umask(previous) }
+        let daemon = try await home.start()
+        let app = try await home.connect(app: "com.example.diary")
+        try await app.add([try request("secret", title: "Dear diary")])
+        let paths = home.paths
+        #expect(Self.mode(paths.dataDirectory) == 0o700)
+        #expect(Self.mode(paths.attachmentsDirectory) == 0o700)
+        for file in [paths.storeFile, paths.responseQueueFile] {
+            for suffix in ["", "-wal", "-shm"] {
+                let url = URL(fileURLWithPath: file.path + suffix)
+                #expect(Self.mode(url) == 0o600, "\(url.lastPathComponent)")
+            }
+        }
+        #expect(await daemon.terminate() == 0)
+        #expect(!daemon.log.lines.contains { $0.contains("readable by other users") }, "a new folder needed no repair")
+    }
+
+    @Test func anInstallOthersCouldReadIsMadePrivateAtStartWithALogLine() async throws {
+        let home = try DaemonHome()
+        let paths = home.paths
+        // As earlier versions left it: folders 0755, files 0644, and a link that must not be followed.
+        let outside = home.root.appendingPathComponent("outside.txt")
+        try Data("not chime's".utf8).write(to: outside)
+        chmod(outside.path, 0o644)
+        let attachment = paths.attachmentsDirectory.appendingPathComponent("com.example.diary/old/photo.png")
+        try FileManager.default.createDirectory(at: attachment.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data([0x89, 0x50]).write(to: attachment)
+        try FileManager.default.createSymbolicLink(at: paths.dataDirectory.appendingPathComponent("link"), withDestinationURL: outside)
+        for folder in [paths.dataDirectory, paths.attachmentsDirectory, attachment.deletingLastPathComponent()] { chmod(folder.path, 0o755) }
+        chmod(attachment.path, 0o644)
+        let first = try await home.start()
+        #expect(await first.terminate() == 0)
+        for suffix in ["", "-wal", "-shm"] { chmod(paths.storeFile.path + suffix, 0o644) }
+        chmod(paths.dataDirectory.path, 0o755)
+
+        let daemon = try await home.start()
+        let line = try await daemon.log.take("the repair") { $0.contains("readable by other users") }
+        #expect(line.contains(paths.dataDirectory.path) && line.contains("warning"))
+        #expect(Self.mode(paths.dataDirectory) == 0o700)
+        #expect(Self.mode(paths.attachmentsDirectory) == 0o700)
+        #expect(Self.mode(attachment.deletingLastPathComponent()) == 0o700)
+        #expect(Self.mode(attachment) == 0o600)
+        #expect(Self.mode(paths.storeFile) == 0o600)
+        #expect(Self.mode(outside) == 0o644, "a link is not followed")
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func doctorTellsNotRunningFromRefusedFromUnreachable() async throws {
         let home = try DaemonHome()
         let notRunning = await ChimeMain.run(["doctor"], now: Date(), currentTimeZone: .gmt, paths: home.paths)

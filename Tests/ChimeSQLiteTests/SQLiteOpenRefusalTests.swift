@@ -2,6 +2,10 @@ import ChimeSQLite
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Files that are not sound SQLite databases are refused with a typed error and left byte for byte as
 /// they were.
 @Suite("Refusing damaged files")
@@ -105,10 +109,28 @@ struct SQLiteOpenRefusalTests {
         await database.close()
     }
 
-    @Test func anEmptyFileBecomesANewDatabase() async throws {
+    @Test func anEmptyFileBecomesANewDatabaseAndSaysSo() async throws {
         try directory.write(Data(), to: "empty.sqlite")
         let database = try await SQLiteDatabase(path: directory.path("empty.sqlite"), migrations: Self.migrations)
         #expect(try await database.read { db in try db.query("SELECT count(*) FROM item") } == [[0]])
+        #expect(database.foundEmptyFile)
+        await database.close()
+        let reopened = try await SQLiteDatabase(path: directory.path("empty.sqlite"), migrations: Self.migrations)
+        #expect(!reopened.foundEmptyFile, "once it holds a database it is not empty")
+        let created = try await SQLiteDatabase(path: directory.path("new.sqlite"), migrations: Self.migrations)
+        #expect(!created.foundEmptyFile, "a file that was not there was not found empty")
+    }
+
+    @Test func aNewDatabaseAndItsLogAreReadableOnlyByTheirOwner() async throws {
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let database = try await SQLiteDatabase(path: directory.path("private.sqlite"), migrations: Self.migrations)
+        try await database.write { db in try db.execute("INSERT INTO item(title) VALUES ('secret')") }
+        for suffix in ["", "-wal", "-shm"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory.path("private.sqlite" + suffix))
+            #expect((attributes[.posixPermissions] as? Int) == 0o600, "private.sqlite\(suffix)")
+        }
+        await database.close()
     }
 
     @Test func aMissingDirectoryCannotBeOpened() async throws {

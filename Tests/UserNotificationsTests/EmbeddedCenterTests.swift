@@ -1,3 +1,4 @@
+import ChimeAPI
 import ChimeCore
 import ChimeEngine
 import ChimeTesting
@@ -35,12 +36,22 @@ struct EmbeddedCenterTests {
 
     // MARK: Data directory
 
+    /// Embedded apps and the daemon share one rule (`DaemonPaths.dataDirectory`), so an app and chimed
+    /// run with the same environment keep their data in the same folder.
     @Test func theDataDirectoryFollowsXDGDataHome() {
-        #expect(EmbeddedPaths.dataDirectory(environment: ["XDG_DATA_HOME": "/data/jane"], homeDirectory: "/home/jane").path == "/data/jane/chime")
-        #expect(EmbeddedPaths.dataDirectory(environment: ["HOME": "/home/jane"], homeDirectory: "/ignored").path == "/home/jane/.local/share/chime")
-        // A relative XDG_DATA_HOME is invalid and ignored, as the specification says.
-        #expect(EmbeddedPaths.dataDirectory(environment: ["XDG_DATA_HOME": "data", "HOME": "/home/jane"], homeDirectory: "/x").path == "/home/jane/.local/share/chime")
-        #expect(EmbeddedPaths.dataDirectory(environment: [:], homeDirectory: "/home/jane").path == "/home/jane/.local/share/chime")
+        let rule = { (environment: [String: String]) in DaemonPaths.dataDirectory(environment: environment, homeDirectory: "/home/account").path }
+        #expect(rule(["XDG_DATA_HOME": "/data/jane", "HOME": "/home/jane"]) == "/data/jane/chime")
+        #expect(rule(["HOME": "/home/jane"]) == "/home/jane/.local/share/chime")
+        // A relative XDG_DATA_HOME is invalid and ignored, as the specification says; so is a relative or
+        // empty HOME, which would put the data wherever the process happens to start.
+        #expect(rule(["XDG_DATA_HOME": "data", "HOME": "/home/jane"]) == "/home/jane/.local/share/chime")
+        #expect(rule(["XDG_DATA_HOME": "", "HOME": "jane"]) == "/home/account/.local/share/chime")
+        #expect(rule(["HOME": ""]) == "/home/account/.local/share/chime")
+        #expect(rule([:]) == "/home/account/.local/share/chime")
+        for environment in [["HOME": "relative"], ["HOME": "/h"], ["XDG_DATA_HOME": "/x"], [:]] {
+            #expect(DaemonPaths(environment: environment).dataDirectory == DaemonPaths.dataDirectory(environment: environment))
+        }
+        #expect(DaemonPaths.accountHomeDirectory().hasPrefix("/"))
         #expect(EmbeddedPaths.store(in: URL(fileURLWithPath: "/d/chime"), appIdentifier: "com.example.alarm").path == "/d/chime/apps/com.example.alarm.sqlite")
         #expect(EmbeddedPaths.store(in: URL(fileURLWithPath: "/d/chime"), appIdentifier: "../x y").path == "/d/chime/apps/%2E.%2Fx%20y.sqlite")
         #expect(EmbeddedPaths.attachments(in: URL(fileURLWithPath: "/d/chime")).path == "/d/chime/attachments")
@@ -66,6 +77,12 @@ struct EmbeddedCenterTests {
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("apps/com.example.embedded.sqlite").path))
         let stored = try #require(shown.attachments.first?.url.path)
         #expect(stored.hasPrefix(directory.appendingPathComponent("attachments").path))
+        // Private to the user from creation: the data folder, each folder under it, the store and its log.
+        for (path, mode) in [("", 0o700), ("apps", 0o700), ("attachments", 0o700), ("apps/com.example.embedded.sqlite", 0o600),
+                             ("apps/com.example.embedded.sqlite-wal", 0o600)] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(path).path)
+            #expect((attributes[.posixPermissions] as? Int) == mode, "\(path)")
+        }
     }
 
     @Test func anUnusableDataDirectoryFailsTheCallsNotTheProcess() async throws {

@@ -42,6 +42,10 @@ public final class SQLiteNotificationStore: NotificationStore {
         database = try await SQLiteDatabase(path: path, migrations: NotificationSchema.migrations, configuration: configuration)
     }
 
+    /// The file was there but empty (0 bytes) and was started as a new store; see
+    /// `SQLiteDatabase.foundEmptyFile`.
+    public var foundEmptyFile: Bool { database.foundEmptyFile }
+
     /// Closes the file once pending work has finished.
     public func close() async {
         await database.close()

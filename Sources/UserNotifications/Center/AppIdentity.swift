@@ -24,20 +24,9 @@ enum AppIdentity {
     }
 }
 
-/// Where the embedded engine keeps its data, following the XDG Base Directory specification.
+/// Where the embedded engine keeps its data: in Chime's data folder (`DaemonPaths.dataDirectory`, the
+/// same rule as the daemon's), one store per app.
 enum EmbeddedPaths {
-    /// `$XDG_DATA_HOME/chime`, or `~/.local/share/chime` when `XDG_DATA_HOME` is unset, empty or relative
-    /// (the specification says to ignore a relative one).
-    static func dataDirectory(environment: [String: String], homeDirectory: String) -> URL {
-        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
-            return URL(fileURLWithPath: dataHome, isDirectory: true).appendingPathComponent("chime", isDirectory: true)
-        }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? homeDirectory
-        return URL(fileURLWithPath: home, isDirectory: true)
-            .appendingPathComponent(".local/share", isDirectory: true)
-            .appendingPathComponent("chime", isDirectory: true)
-    }
-
     /// One store file per app: an embedded engine schedules every app of its store, so apps that shared a
     /// file would each present the others' notifications. (The daemon, which serves every app of a user,
     /// owns one shared store.)

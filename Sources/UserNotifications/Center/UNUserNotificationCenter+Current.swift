@@ -219,12 +219,19 @@ enum EmbeddedCenter {
 
     private static func open(_ configuration: Configuration, appIdentifier: String, log: any EngineLog) async throws -> AppNotificationCenter {
         let directory = configuration.dataDirectory
-            ?? EmbeddedPaths.dataDirectory(environment: ProcessInfo.processInfo.environment, homeDirectory: NSHomeDirectory())
+            ?? DaemonPaths.dataDirectory(environment: ProcessInfo.processInfo.environment)
         let attachments = EmbeddedPaths.attachments(in: directory)
         let storeFile = EmbeddedPaths.store(in: directory, appIdentifier: appIdentifier)
-        try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PrivateFiles.makeFolder(attachments)
+        try PrivateFiles.makeFolder(storeFile.deletingLastPathComponent())
+        let repaired = PrivateFiles.repair(directory)
+        if repaired > 0 {
+            log.warning("UserNotifications: \(directory.path) was readable by other users; made it private (\(repaired) files and folders now 0600/0700)")
+        }
         let store = try await SQLiteNotificationStore(path: storeFile.path)
+        if store.foundEmptyFile {
+            log.warning("UserNotifications: \(storeFile.path) was an empty file (0 bytes); a new store was started in it")
+        }
         var engineConfiguration = EngineConfiguration()
         engineConfiguration.attachmentsDirectory = attachments
         let (presenter, asker) = await presenter(for: configuration, log: log)

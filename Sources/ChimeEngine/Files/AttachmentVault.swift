@@ -19,7 +19,7 @@ struct AttachmentVault: Sendable {
         var moved: [(from: URL, to: URL)] = []
         var result: [NotificationAttachment] = []
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try PrivateFiles.makeFolder(folder)
             for attachment in attachments {
                 let destination = folder.appendingPathComponent(
                     Self.safeName(attachment.identifier) + "." + attachment.type.preferredFilenameExtension)
