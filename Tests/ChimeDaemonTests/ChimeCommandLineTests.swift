@@ -32,6 +32,29 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// A title that would clear the screen, set the window title, and reverse what follows, and an
+    /// identifier with a line break: printed for a person they show as escapes; `--json` keeps them exact.
+    @Test func titlesAndIdentifiersCannotRewriteTheTerminal() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let title = "Pay \u{1B}[2J\u{1B}]0;pwned\u{07}\u{202E}001$ \u{9B}31m"
+        let identifier = "bill\nchime  fake  2026-01-01T00:00:00+09:00  Forged"
+        let added = await chime(["add", "--in", "1h", "--title", title, "--id", identifier], home)
+        #expect(added.exitCode == .success, "\(added.standardError)")
+        let pending = await chime(["pending"], home)
+        for output in [added.standardOutput, pending.standardOutput] {
+            #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x202E }, "\(output)")
+            #expect(output.contains(#"Pay \u{1B}[2J\u{1B}]0;pwned\u{7}\u{202E}001$ \u{9B}31m"#), "\(output)")
+            #expect(output.contains(#"bill\nchime  fake"#), "\(output)")
+        }
+        #expect(pending.standardOutput.split(separator: "\n").count == 2, "a header and one row")
+        let json = await chime(["pending", "--json"], home)
+        let items = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]]
+        #expect(items?.first?["title"] as? String == title)
+        #expect(items?.first?["identifier"] as? String == identifier)
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func theChimeExecutableRunsTheSameCommands() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

@@ -27,7 +27,7 @@ extension CenterRunner {
         case .allow(let app), .deny(let app):
             let allowed = apps == .allow(app)
             let settings = try await client.setAuthorization(app: app, allowed: allowed)
-            return "\(app): notifications \(allowed ? "allowed" : "denied") (\(Output.name(settings.authorizationStatus))).\n"
+            return "\(Output.shown(app)): notifications \(allowed ? "allowed" : "denied") (\(Output.name(settings.authorizationStatus))).\n"
         case .settings(let app, let changes, let json):
             var settings = try await client.notificationSettings(app: app)
             if !changes.isEmpty {
@@ -38,7 +38,7 @@ extension CenterRunner {
             return json ? Output.json(settings) : Output.settings(settings, app: app)
         case .register(let app, let displayName, let iconPath, let launchCommand):
             try await client.registerApp(AppEntry(identifier: app, displayName: displayName, iconPath: iconPath, launchCommand: launchCommand))
-            return "Registered \(app)" + (launchCommand.map { ": launched with \($0.joined(separator: " "))" } ?? "") + ".\n"
+            return "Registered \(Output.shown(app))" + (launchCommand.map { ": launched with \(Output.shown($0.joined(separator: " ")))" } ?? "") + ".\n"
         }
     }
 
@@ -62,14 +62,14 @@ extension CenterRunner {
                 throw ChimeError(.invalidPayload, field: "file", "\(file) is not a JSON array of categories: \(error)")
             }
             try await client.setCategories(decoded, app: app)
-            return "Registered \(decoded.count == 1 ? "1 category" : "\(decoded.count) categories") for \(app).\n"
+            return "Registered \(decoded.count == 1 ? "1 category" : "\(decoded.count) categories") for \(Output.shown(app)).\n"
         case .list(let app, let json):
             let list = try await client.categories(app: app)
             if json { return Output.json(list) }
-            guard !list.isEmpty else { return "\(app) has no categories.\n" }
+            guard !list.isEmpty else { return "\(Output.shown(app)) has no categories.\n" }
             return list.map { category in
-                let actions = category.actions.map { Output.text($0.title) + " [\($0.identifier)]" }.joined(separator: ", ")
-                return "\(category.identifier): \(actions.isEmpty ? "no buttons" : actions)\n"
+                let actions = category.actions.map { Output.shown(Output.text($0.title)) + " [\(Output.shown($0.identifier))]" }.joined(separator: ", ")
+                return "\(Output.shown(category.identifier)): \(actions.isEmpty ? "no buttons" : actions)\n"
             }.joined()
         }
     }

@@ -45,19 +45,21 @@ struct CenterRunner {
             }
         }
         let added = try await client.add([request], app: add.appIdentifier)
-        let title = Output.title(request.content)
+        let title = Output.shown(Output.title(request.content))
+        let app = Output.shown(add.appIdentifier)
+        let identifier = Output.shown(request.identifier)
         guard request.trigger != nil else {
             if add.json { return Output.json(AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: iso(now))) }
-            return "Sent “\(title)” for \(add.appIdentifier) (id \(request.identifier)): delivered now.\n"
+            return "Sent “\(title)” for \(app) (id \(identifier)): delivered now.\n"
         }
         let fireDate = added.first { $0.request.identifier == request.identifier }?.nextFireDate
         if add.json {
             return Output.json(AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: fireDate.map(iso)))
         }
         guard let fireDate else {
-            return "Scheduled “\(title)” for \(add.appIdentifier) (id \(request.identifier)), but its trigger never fires.\n"
+            return "Scheduled “\(title)” for \(app) (id \(identifier)), but its trigger never fires.\n"
         }
-        return "Scheduled “\(title)” for \(add.appIdentifier) (id \(request.identifier)): \(Output.relative(fireDate, from: now)), \(iso(fireDate)).\n"
+        return "Scheduled “\(title)” for \(app) (id \(identifier)): \(Output.relative(fireDate, from: now)), \(iso(fireDate)).\n"
     }
 
     // MARK: pending, delivered, remove
@@ -103,10 +105,10 @@ struct CenterRunner {
         let which = remove.identifiers.map { $0.count == 1 ? "1 notification" : "\($0.count) notifications" } ?? "every notification"
         if remove.delivered {
             try await client.removeDelivered(remove.identifiers, app: remove.appIdentifier)
-            return "Removed \(which) of \(remove.appIdentifier) from the delivered list.\n"
+            return "Removed \(which) of \(Output.shown(remove.appIdentifier)) from the delivered list.\n"
         }
         try await client.removePending(remove.identifiers, app: remove.appIdentifier)
-        return "Cancelled \(which) of \(remove.appIdentifier) still pending.\n"
+        return "Cancelled \(which) of \(Output.shown(remove.appIdentifier)) still pending.\n"
     }
 
     // MARK: respond
@@ -124,15 +126,16 @@ struct CenterRunner {
             return Output.json(RespondOutput(actionIdentifier: result.response?.actionIdentifier, launch: result.launch, deliveredToApp: result.deliveredToApp, queued: result.queued))
         }
         guard let response = result.response else { return "Dismissed.\n" }
+        let app = Output.shown(respond.appIdentifier)
         let reached: String
         if result.deliveredToApp {
-            reached = "\(respond.appIdentifier) received it."
+            reached = "\(app) received it."
         } else if result.queued {
-            reached = "\(respond.appIdentifier) is not running: the response waits for it" + (result.launch == "none" ? "." : " (launching it).")
+            reached = "\(app) is not running: the response waits for it" + (result.launch == "none" ? "." : " (launching it).")
         } else {
-            reached = "\(respond.appIdentifier) did not take it."
+            reached = "\(app) did not take it."
         }
-        return "Sent “\(response.actionIdentifier)”. \(reached)\n"
+        return "Sent “\(Output.shown(response.actionIdentifier))”. \(reached)\n"
     }
 
     private func iso(_ date: Date) -> String {

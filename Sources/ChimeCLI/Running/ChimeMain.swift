@@ -61,7 +61,7 @@ public enum ChimeMain {
                 exitCode: .failure,
                 standardError: "chime: error: chimed, the notification center, is not running (\(paths.socketFile.path)). Start it with 'chimed'.\n")
         } catch {
-            return Result(exitCode: .failure, standardError: "chime: error: \(message(for: error))\n")
+            return Result(exitCode: .failure, standardError: "chime: error: \(Output.shown(message(for: error)))\n")
         }
         defer { client.close() }
         do {
@@ -70,7 +70,8 @@ public enum ChimeMain {
         } catch let error as UsageError {
             return Result(exitCode: .usage, standardError: "chime: error: \(error.message)\nSee 'chime \(error.command ?? "") --help'.\n")
         } catch {
-            return Result(exitCode: .failure, standardError: "chime: error: \(message(for: error))\n")
+            // Messages can quote what an app sent (an identifier, a name).
+            return Result(exitCode: .failure, standardError: "chime: error: \(Output.shown(message(for: error)))\n")
         }
     }
 

@@ -20,7 +20,8 @@ extension DoctorCommand {
 
         var output: String {
             if json { return Output.json(self) }
-            return checks.map { "\($0.ok ? "ok " : "!! ") \($0.name): \($0.detail)\n" }.joined()
+            // Details quote the notification server's name and what chimed reports.
+            return checks.map { "\($0.ok ? "ok " : "!! ") \(Output.shown($0.name)): \(Output.shown($0.detail))\n" }.joined()
         }
 
         private enum CodingKeys: String, CodingKey { case checks, healthy }

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeEngine
 import Foundation
 import Synchronization
 
@@ -16,7 +17,9 @@ enum Output {
         table(rows: [header] + rows)
     }
 
-    static func table(rows all: [[String]]) -> String {
+    /// Every cell is printed as `shown`: cells carry titles and identifiers that apps chose.
+    static func table(rows unescaped: [[String]]) -> String {
+        let all = unescaped.map { $0.map(shown) }
         guard let header = all.first else { return "" }
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
@@ -24,6 +27,14 @@ enum Output {
                 column == row.count - 1 ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
+    }
+
+    /// Text an app or another program chose (a title, an identifier, a name), as printed for a person:
+    /// control characters (escape sequences, line breaks) and bidirectional overrides are written as
+    /// visible escapes, so a notification cannot rewrite the terminal or disguise what is shown. JSON
+    /// output carries the text exactly instead.
+    static func shown(_ text: String) -> String {
+        LogText.escaped(text)
     }
 
     /// A size in binary units, as limits are set: `1 MiB`, `64 KiB`, `1.5 MiB`, `900 bytes`.
@@ -78,7 +89,7 @@ enum Output {
         case .banner: "banner"
         case .alert: "alert"
         }
-        return "\(app)\n" + Output.table(rows: [
+        return "\(shown(app))\n" + Output.table(rows: [
             ["notifications", name(settings.authorizationStatus)],
             ["alerts", on(settings.alertSetting)], ["style", style], ["sounds", on(settings.soundSetting)], ["badges", on(settings.badgeSetting)],
             ["lock screen", on(settings.lockScreenSetting)], ["list", on(settings.notificationCenterSetting)], ["previews", previews],
