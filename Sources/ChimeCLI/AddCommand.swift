@@ -137,11 +137,7 @@ public struct AddCommand: Equatable {
             case "--payload": command.payloadPath = try nonEmpty(try reader.value(for: option, inline: inline), option)
             case "--in": delay = try DurationSpec.parse(try reader.value(for: option, inline: inline), option: option, command: name)
             case "--at":
-                let text = try reader.value(for: option, inline: inline)
-                guard let date = InstantFormat.parse(text) else {
-                    throw UsageError("--at '\(text)' is not an ISO 8601 instant such as 2026-12-24T18:00:00+09:00", command: name)
-                }
-                instant = date
+                instant = try InstantFormat.parse(try reader.value(for: option, inline: inline), option: option, command: name)
             case "--calendar": calendar = try CalendarSpec.parse(try reader.value(for: option, inline: inline), command: name)
             case "--repeats": repeats = true
             case "--time-zone":

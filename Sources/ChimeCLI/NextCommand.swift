@@ -80,11 +80,7 @@ public struct NextCommand: Equatable {
                 }
                 command.timeZoneIdentifier = identifier
             case "--after":
-                let text = try reader.value(for: option, inline: inline)
-                guard let date = InstantFormat.parse(text) else {
-                    throw UsageError("--after '\(text)' is not an ISO 8601 instant such as 2026-12-02T09:00:00Z", command: name)
-                }
-                command.after = date
+                command.after = try InstantFormat.parse(try reader.value(for: option, inline: inline), option: option, command: name)
             case "--json":
                 command.json = true
             default:
@@ -108,8 +104,11 @@ public struct NextCommand: Equatable {
         }
         var trigger: Trigger
         var timeZone: String
+        /// Instants in UTC, exact; the `local` forms are the same instants in `timeZone`.
         var after: String
+        var afterLocal: String
         var fireDates: [String]
+        var localFireDates: [String]
     }
 
     /// Evaluates the trigger and renders the result.
@@ -129,6 +128,7 @@ public struct NextCommand: Equatable {
                 description = "calendar trigger \(CalendarSpec.format(components))"
             case .interval(let seconds):
                 let intervalTrigger = try TimeIntervalTrigger(timeInterval: seconds, repeats: repeats)
+                try intervalTrigger.validate(anchor: start)
                 dates = intervalTrigger.nextFireDates(after: start, anchor: start, count: count)
                 description = "interval trigger every \(DurationSpec.format(seconds))"
             }
@@ -139,8 +139,8 @@ public struct NextCommand: Equatable {
         if json {
             let output = Output(
                 trigger: .init(calendar: calendarText, interval: intervalSeconds, repeats: repeats),
-                timeZone: zoneName, after: InstantFormat.iso8601(start, in: zone),
-                fireDates: dates.map { InstantFormat.iso8601($0, in: zone) })
+                timeZone: zoneName, after: InstantText.utc(start), afterLocal: InstantFormat.iso8601(start, in: zone),
+                fireDates: dates.map(InstantText.utc), localFireDates: dates.map { InstantFormat.iso8601($0, in: zone) })
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             return String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self) + "\n"

@@ -46,13 +46,34 @@ struct NextCommandTests {
             var trigger: Trigger
             var timeZone: String
             var after: String
+            var afterLocal: String
             var fireDates: [String]
+            var localFireDates: [String]
         }
         let output = try JSONDecoder().decode(Output.self, from: Data(result.standardOutput.utf8))
         #expect(output == Output(
             trigger: .init(interval: 5400, calendar: nil, repeats: true), timeZone: "GMT",
-            after: "2026-12-02T09:00:00+00:00",
-            fireDates: ["2026-12-02T10:30:00+00:00", "2026-12-02T12:00:00+00:00"]))
+            after: "2026-12-02T09:00:00Z", afterLocal: "2026-12-02T09:00:00+00:00",
+            fireDates: ["2026-12-02T10:30:00Z", "2026-12-02T12:00:00Z"], localFireDates: ["2026-12-02T10:30:00+00:00", "2026-12-02T12:00:00+00:00"]))
+    }
+
+    /// Monrovia kept −0:44:30 until 1972: the fire at 08:00 local is 08:44:30 UTC, and both forms say so
+    /// to the second (cut to minutes, the text would name an instant 30 s off).
+    @Test func offsetsWithSecondsArePrintedExactly() async throws {
+        let result = await run(["next", "--calendar", "hour=8", "--time-zone", "Africa/Monrovia", "--after", "1971-01-01T00:00:00Z", "--json"])
+        let output = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(output["fireDates"] as? [String] == ["1971-01-01T08:44:30Z"])
+        #expect(output["localFireDates"] as? [String] == ["1971-01-01T08:00:00-00:44:30"])
+        #expect(output["afterLocal"] as? String == "1970-12-31T23:15:30-00:44:30")
+        let text = await run(["next", "--calendar", "hour=8", "--time-zone", "Africa/Monrovia", "--after", "1971-01-01T00:00:00Z"])
+        #expect(text.standardOutput.hasSuffix("1. Fri 1971-01-01T08:00:00-00:44:30\n"))
+    }
+
+    /// Apple accepts any positive interval; one too short to measure fires at once, never "never".
+    @Test func aTinyIntervalFiresAtOnce() async throws {
+        let result = await run(["next", "--interval", "1e-9", "--after", "2026-01-01T00:00:00Z", "--json"])
+        let output = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(output["fireDates"] as? [String] == ["2026-01-01T00:00:00Z"])
     }
 
     @Test func aOneShotTriggerListsOneFire() async {
@@ -83,6 +104,26 @@ struct NextCommandTests {
         ),
         (["next", "--interval", "30s", "--repeats"], "chime: error: invalid trigger: a repeating time interval must be at least 60 seconds\nSee 'chime next --help'.\n"),
         (["next", "--interval", "0"], "chime: error: invalid trigger: the time interval must be greater than 0\nSee 'chime next --help'.\n"),
+        (
+            ["next", "--interval", "1e18"],
+            "chime: error: invalid trigger: the time interval is longer than the calendar Chime keeps (years 1–9999)\nSee 'chime next --help'.\n"
+        ),
+        (
+            ["next", "--interval", "3e11", "--after", "2026-01-01T00:00:00Z"],
+            "chime: error: invalid trigger: the time interval ends after the year 9999\nSee 'chime next --help'.\n"
+        ),
+        (
+            ["next", "--interval", "10m", "--after", "2030-02-30T00:00:00Z"],
+            "chime: error: --after: February 30, 2030 does not exist (that month has 28 days)\nSee 'chime next --help'.\n"
+        ),
+        (
+            ["next", "--interval", "10m", "--after", "2030-02-28T00:00:00"],
+            "chime: error: --after: '2030-02-28T00:00:00' is not an instant such as 2026-12-24T18:00:00+09:00: it has no offset (add Z for UTC, or ±HH:MM)\nSee 'chime next --help'.\n"
+        ),
+        (
+            ["add", "--at", "2030-02-30T00:00:00Z", "--title", "t"],
+            "chime: error: --at: February 30, 2030 does not exist (that month has 28 days)\nSee 'chime add --help'.\n"
+        ),
         (["launch"], "chime: error: unknown subcommand 'launch'\nSee 'chime --help'.\n"),
     ])
     func invalidTriggersExitWithUsageStatus(arguments: [String], message: String) async {

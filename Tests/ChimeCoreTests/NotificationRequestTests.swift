@@ -22,14 +22,14 @@ import Testing
         #expect(request.trigger == .calendar(trigger))
         #expect(request.misfirePolicy == .deliverLate)
         #expect(!request.isRemote)
-        try request.validateForScheduling()
+        try request.validateForScheduling(at: Date())
     }
 
     @Test func aRequestWithoutTriggerIsDeliveredAtOnceAndMaySkipMisfires() throws {
         let request = try NotificationRequest(identifier: "now", content: alarmContent, trigger: nil, misfirePolicy: .skip)
         #expect(request.trigger == nil)
         #expect(request.misfirePolicy == .skip)
-        try request.validateForScheduling()
+        try request.validateForScheduling(at: Date())
     }
 
     @Test func rejectsAnEmptyIdentifier() {
@@ -48,7 +48,7 @@ import Testing
         let remote = try NotificationRequest(identifier: "apns-1", content: alarmContent, trigger: .push(PushTrigger()))
         #expect(remote.isRemote)
         #expect(throws: ChimeError(.notificationInvalidNoDate, field: "trigger", "a push trigger cannot be scheduled; remote notifications are delivered when they arrive")) {
-            try remote.validateForScheduling()
+            try remote.validateForScheduling(at: Date())
         }
     }
 

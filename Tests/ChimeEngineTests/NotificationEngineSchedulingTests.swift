@@ -32,6 +32,24 @@ struct NotificationEngineSchedulingTests {
         #expect(shown.date == EngineHarness.start)
     }
 
+    /// `add --in 1e-9` used to get no fire date and stay pending forever; as on iOS, any positive interval
+    /// fires, this one at once.
+    @Test func anIntervalTooShortToMeasureFiresAtOnce() async throws {
+        let h = try await EngineHarness.make().started()
+        try await h.center.add(h.request("blink", trigger: h.after(1e-9)))
+        await h.run(for: 0.001)
+        #expect(await h.presenter.nextPresentation().notificationIdentifier == "blink")
+        #expect(try await h.center.pendingNotificationRequests().isEmpty)
+    }
+
+    @Test func anIntervalEndingAfterTheYear9999IsRefusedAndNothingIsStored() async throws {
+        let h = try await EngineHarness.make().started()
+        await #expect { try await h.center.add(h.request("far", trigger: h.after(3e11))) } throws: {
+            ($0 as? ChimeError)?.code == .invalidTimeInterval
+        }
+        #expect(try await h.center.pendingNotificationRequests().isEmpty)
+    }
+
     @Test func theSameIdentifierReplacesThePendingRequest() async throws {
         let h = try await EngineHarness.make().started()
         try await h.center.add(h.request("alarm", title: "First", trigger: h.after(60)))

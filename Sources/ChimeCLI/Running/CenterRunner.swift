@@ -49,12 +49,15 @@ struct CenterRunner {
         let app = Output.shown(add.appIdentifier)
         let identifier = Output.shown(request.identifier)
         guard request.trigger != nil else {
-            if add.json { return Output.json(AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: iso(now))) }
+            if add.json {
+                return Output.json(AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: utc(now), nextFireDateLocal: iso(now)))
+            }
             return "Sent “\(title)” for \(app) (id \(identifier)): delivered now.\n"
         }
         let fireDate = added.first { $0.request.identifier == request.identifier }?.nextFireDate
         if add.json {
-            return Output.json(AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: fireDate.map(iso)))
+            return Output.json(
+                AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: fireDate.map(utc), nextFireDateLocal: fireDate.map(iso)))
         }
         guard let fireDate else {
             return "Scheduled “\(title)” for \(app) (id \(identifier)), but its trigger never fires.\n"
@@ -75,7 +78,8 @@ struct CenterRunner {
                 printer.page(
                     json: page.items.map {
                         PendingOutput(
-                            app: $0.app, identifier: $0.request.identifier, title: Output.title($0.request.content), nextFireDate: $0.nextFireDate.map(iso),
+                            app: $0.app, identifier: $0.request.identifier, title: Output.title($0.request.content), nextFireDate: $0.nextFireDate.map(utc),
+                            nextFireDateLocal: $0.nextFireDate.map(iso),
                             repeats: $0.request.trigger?.repeats ?? false)
                     },
                     rows: page.items.map { [$0.app, $0.request.identifier, $0.nextFireDate.map(iso) ?? "never", Output.title($0.request.content)] })
@@ -91,7 +95,7 @@ struct CenterRunner {
                     json: page.items.map {
                         DeliveredOutput(
                             app: $0.app, identifier: $0.notification.identifier, title: Output.title($0.notification.request.content),
-                            date: iso($0.notification.date))
+                            date: utc($0.notification.date), dateLocal: iso($0.notification.date))
                     },
                     rows: page.items.map { [$0.app, $0.notification.identifier, iso($0.notification.date), Output.title($0.notification.request.content)] })
                 cursor = page.next
@@ -140,5 +144,9 @@ struct CenterRunner {
 
     private func iso(_ date: Date) -> String {
         InstantFormat.iso8601(date, in: zone)
+    }
+
+    private func utc(_ date: Date) -> String {
+        InstantText.utc(date)
     }
 }

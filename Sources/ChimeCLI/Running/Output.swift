@@ -101,8 +101,11 @@ enum Output {
 struct AddedOutput: Encodable {
     var app: String
     var identifier: String
-    /// When it fires (now, for a notification without a trigger); `nil` when its trigger never fires.
+    /// When it fires (now, for a notification without a trigger), in UTC; `nil` when its trigger never
+    /// fires.
     var nextFireDate: String?
+    /// The same instant as local time in the zone the command ran in.
+    var nextFireDateLocal: String?
 }
 
 struct PendingOutput: Encodable {
@@ -110,6 +113,7 @@ struct PendingOutput: Encodable {
     var identifier: String
     var title: String
     var nextFireDate: String?
+    var nextFireDateLocal: String?
     var repeats: Bool
 }
 
@@ -118,6 +122,7 @@ struct DeliveredOutput: Encodable {
     var identifier: String
     var title: String
     var date: String
+    var dateLocal: String
 }
 
 struct RespondOutput: Encodable {

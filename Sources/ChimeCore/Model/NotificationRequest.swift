@@ -1,3 +1,4 @@
+public import Foundation
 /// A notification to deliver: what it says, when it fires, and what to do with fire dates missed while
 /// nothing was running (Apple's `UNNotificationRequest`, plus Chime's misfire policy).
 ///
@@ -14,7 +15,7 @@
 /// **Push triggers.** A request whose trigger is `.push` describes a notification that arrived from a
 /// remote push; Apple creates those itself and never schedules them. Chime can hold such a request, so a
 /// delivered remote notification has one, but the notification center refuses to schedule it:
-/// `validateForScheduling()` throws for it.
+/// `validateForScheduling(at:)` throws for it.
 public struct NotificationRequest: Sendable, Hashable {
     /// Unique among the app's pending requests, and among its delivered notifications. Never empty.
     public let identifier: String
@@ -53,10 +54,14 @@ public struct NotificationRequest: Sendable, Hashable {
     /// Checks what only matters when the request is to be scheduled on this machine.
     ///
     /// - Throws: `ChimeError.notificationInvalidNoDate` for a push trigger, which never gives a fire
-    ///   date: remote notifications are delivered when they arrive, not scheduled.
-    public func validateForScheduling() throws(ChimeError) {
+    ///   date: remote notifications are delivered when they arrive, not scheduled;
+    ///   `ChimeError.invalidTimeInterval` for an interval that, counted from `now`, ends after the year 9999.
+    public func validateForScheduling(at now: Date) throws(ChimeError) {
         if isRemote {
             throw ChimeError(.notificationInvalidNoDate, field: "trigger", "a push trigger cannot be scheduled; remote notifications are delivered when they arrive")
+        }
+        if case .timeInterval(let trigger) = trigger {
+            try trigger.validate(anchor: now)
         }
     }
 }

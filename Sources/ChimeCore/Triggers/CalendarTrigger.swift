@@ -174,7 +174,7 @@ extension CalendarTrigger {
         }
     }
 
-    private static let monthNames = [
+    static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
     ]
 }

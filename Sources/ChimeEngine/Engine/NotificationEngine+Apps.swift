@@ -75,8 +75,8 @@ extension NotificationEngine {
     /// - Returns: The requests as they were stored (attachments moved into the store, first fire dates).
     @discardableResult
     func add(appIdentifier: String, _ requests: [NotificationRequest]) async throws -> [PendingRequest] {
-        for request in requests { try request.validateForScheduling() }
         let now = clock.now
+        for request in requests { try request.validateForScheduling(at: now) }
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[PendingRequest], any Error>) in
             queuedAdds.append(QueuedAdd(appIdentifier: appIdentifier, requests: requests, now: now, continuation: continuation))
             if !isWritingAdds {
