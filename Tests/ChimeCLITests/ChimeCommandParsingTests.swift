@@ -77,7 +77,7 @@ struct ChimeCommandParsingTests {
         (["next", "--calendar", "hour=8", "--count", "0"], "--count '0' must be a whole number from 1 to 1000"),
         (["next", "--calendar", "hour=8", "--count", "many"], "--count 'many' must be a whole number from 1 to 1000"),
         (["next", "--calendar", "hour=8", "--time-zone", "Mars/Olympus"], "unknown time zone 'Mars/Olympus' (use an IANA name such as Asia/Seoul)"),
-        (["next", "--calendar", "hour=8", "--after", "tomorrow"], "--after 'tomorrow' is not an ISO 8601 instant such as 2026-12-02T09:00:00Z"),
+        (["next", "--calendar", "hour=8", "--after", "tomorrow"], "--after: 'tomorrow' is not an instant such as 2026-12-24T18:00:00+09:00: expected YYYY-MM-DDTHH:MM:SS"),
         (["next", "--calendar", "hour=8", "--verbose"], "unknown option '--verbose'"),
         (["next", "--calendar", "hour=8", "stray"], "unexpected argument 'stray'"),
     ]

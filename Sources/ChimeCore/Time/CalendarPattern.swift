@@ -8,6 +8,8 @@ internal import Foundation
 ///   their minimum: `month: 3` means March 1 at 00:00:00, `hour: 8` means 08:00:00, `day: 15, minute: 30`
 ///   means the 15th at 00:30:00. Components above the highest one given are free: `minute: 30` matches
 ///   every hour at :30.
+/// - A year limits the dates to that year and fixes nothing below it unless it stands alone: `year: 2026,
+///   hour: 8` is every day of 2026 at 08:00; `year: 2027` alone is 2027-01-01 at 00:00:00.
 /// - A weekday filters dates without fixing the time: `weekday: 2, minute: 30` is every hour at :30 on
 ///   Mondays. A weekday alone means midnight.
 ///
@@ -24,9 +26,11 @@ internal import Foundation
 ///   in leap years (Foundation moves such dates to the 1st of the next month).
 /// - `month: 6, weekday: 3` is every Tuesday of June (Foundation gives only the first Tuesday).
 ///
-/// Components with a year, and the rarer fields (era, quarter, week-based fields, weekday ordinals,
-/// nanoseconds, leap months, other calendars), are left to `Calendar`.
+/// Every instant from year 1 through 9999 is answered here (see `ZoneOffsetTable`); nothing is ever
+/// answered after 9999. The rarer fields (era, quarter, week-based fields, weekday ordinals,
+/// nanoseconds, leap months, other calendars) are left to `Calendar`.
 struct CalendarPattern: Hashable, Sendable {
+    var year: Int?
     var month: Int?
     var day: Int?
     var weekday: Int?
@@ -43,18 +47,20 @@ struct CalendarPattern: Hashable, Sendable {
     /// Ranges are not checked here; `CalendarTrigger` validates them first.
     init?(_ components: DateComponents) {
         if let calendar = components.calendar, calendar.identifier != .gregorian { return nil }
-        if components.era != nil || components.year != nil || components.quarter != nil
+        if components.era != nil || components.quarter != nil
             || components.weekOfMonth != nil || components.weekOfYear != nil || components.weekdayOrdinal != nil
             || components.yearForWeekOfYear != nil || components.nanosecond != nil
             || components.isLeapMonth != nil || components.dayOfYear != nil
         {
             return nil
         }
+        year = components.year
         month = components.month
         day = components.day
         weekday = components.weekday
         let hasTime = components.hour != nil || components.minute != nil || components.second != nil
-        guard month != nil || day != nil || weekday != nil || hasTime else { return nil }
+        guard year != nil || month != nil || day != nil || weekday != nil || hasTime else { return nil }
+        if year != nil && month == nil && day == nil && weekday == nil && !hasTime { month = 1 }
         if month != nil && day == nil && weekday == nil { day = 1 }
         if month != nil || day != nil || components.hour != nil || !hasTime {
             hour = components.hour ?? 0
@@ -65,44 +71,34 @@ struct CalendarPattern: Hashable, Sendable {
         second = components.second ?? 0
     }
 
-    /// Result of the fast path.
-    enum Outcome: Equatable {
-        case instant(Int)
-        /// No instant after the start matches (a year in the past, an impossible date).
-        case never
-        /// The answer lies outside the zone table's coverage; ask Foundation.
-        case outsideCoverage
+    /// The first instant strictly after `after` (whole seconds) that matches, in the zone of `table`; `nil`
+    /// when none does from there through the year 9999 (a year in the past, an impossible date).
+    func next(after: Int, in table: ZoneOffsetTable) -> Int? {
+        let coverage = ZoneOffsetTable.coverage
+        guard after < coverage.upperBound else { return nil }
+        let start = max(after, coverage.lowerBound - 1)
+        let instant = isWallClock ? nextWallClock(after: start, table: table) : nextEveryHourOrMinute(after: start, table: table)
+        return instant.flatMap { coverage.contains($0) ? $0 : nil }
     }
 
-    /// The first instant strictly after `after` (whole seconds) that matches, in the zone of `table`.
-    func next(after: Int, in table: ZoneOffsetTable) -> Outcome {
-        guard ZoneOffsetTable.coverage.contains(after) else { return .outsideCoverage }
-        let outcome = isWallClock ? nextWallClock(after: after, table: table) : nextEveryHourOrMinute(after: after, table: table)
-        if case .instant(let instant) = outcome, !ZoneOffsetTable.coverage.contains(instant) {
-            return .outsideCoverage
-        }
-        return outcome
-    }
-
-    private func nextWallClock(after: Int, table: ZoneOffsetTable) -> Outcome {
+    private func nextWallClock(after: Int, table: ZoneOffsetTable) -> Int? {
         let timeOfDay = hour! * 3600 + minute! * 60 + second
         let localStart = after + table.offset(at: after)
         var date = CivilDate(daysSinceEpoch: floorDivide(localStart, 86_400))
         // A local date before the start's cannot fire after it (its first occurrence is earlier), so the
         // search runs forward from the start's own date; a later date always resolves after the start.
         while true {
-            guard let candidate = firstMatchingDate(onOrAfter: date) else { return .never }
+            guard let candidate = firstMatchingDate(onOrAfter: date) else { return nil }
             let days = candidate.daysSinceEpoch
-            if days * 86_400 > ZoneOffsetTable.coverage.upperBound { return .outsideCoverage }
             let instant = table.resolve(local: days * 86_400 + timeOfDay).firingInstant
             if instant > after {
-                return .instant(instant)
+                return instant
             }
             date = CivilDate(daysSinceEpoch: days + 1)
         }
     }
 
-    private func nextEveryHourOrMinute(after: Int, table: ZoneOffsetTable) -> Outcome {
+    private func nextEveryHourOrMinute(after: Int, table: ZoneOffsetTable) -> Int? {
         let (cycle, target) = minute.map { (3600, $0 * 60 + second) } ?? (60, second)
         var earliest = after + 1
         // Within one offset period the wall clock runs in step with real time; at a transition, restart
@@ -116,22 +112,35 @@ struct CalendarPattern: Hashable, Sendable {
                 earliest = nextTransition
                 continue
             }
-            guard let weekday else { return .instant(instant) }
             let days = floorDivide(instant + offset, 86_400)
+            if let year {
+                let localYear = CivilDate(daysSinceEpoch: days).year
+                if localYear > year { return nil }
+                if localYear < year {
+                    earliest = max(instant + 1, table.resolve(local: CivilDate(year: year, month: 1, day: 1).daysSinceEpoch * 86_400).firingInstant)
+                    continue
+                }
+            }
+            guard let weekday else { return instant }
             let daysAhead = floorModulo(weekday - CivilDate.weekday(daysSinceEpoch: days), 7)
-            if daysAhead == 0 { return .instant(instant) }
+            if daysAhead == 0 { return instant }
             earliest = max(instant + 1, table.resolve(local: (days + daysAhead) * 86_400).firingInstant)
         }
-        return .outsideCoverage
+        return nil
     }
 
-    /// The first date on or after `start` that matches month, day and weekday.
+    /// The first date on or after `start`, up to the year 9999, that matches year, month, day and weekday.
     func firstMatchingDate(onOrAfter start: CivilDate) -> CivilDate? {
         var year = start.year
         var month = start.month
         var firstDay = start.day
+        if let wantedYear = self.year {
+            if year > wantedYear { return nil }
+            if year < wantedYear { (year, month, firstDay) = (wantedYear, 1, 1) }
+        }
         // Weekdays repeat every 400 Gregorian years; a pattern that has not matched by then never will.
         for _ in 0..<(400 * 12 + 12) {
+            if year > 9999 || self.year.map({ year > $0 }) == true { return nil }
             if let wantedMonth = self.month {
                 if month > wantedMonth {
                     (year, month, firstDay) = (year + 1, wantedMonth, 1)

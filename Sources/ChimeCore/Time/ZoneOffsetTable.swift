@@ -1,20 +1,29 @@
 internal import Foundation
 import Synchronization
 
-/// The UTC offsets of one time zone, as a sorted table of the instants where the offset changes.
+/// The UTC offsets of one time zone over Chime's whole calendar, years 1 through 9999, as a sorted table
+/// of the instants where the offset changes.
 ///
-/// Built once per zone from Foundation's `TimeZone` (so it agrees with `Calendar` by construction) and
-/// then answered by binary search without locks or allocation. The table covers 1900 through 2199;
-/// callers fall back to Foundation outside `coverage`.
+/// Built once per zone from Foundation's `TimeZone` (tzdata) and then answered by binary search without
+/// locks or allocation. Before a zone's first transition its first offset (local mean time) holds. After
+/// tzdata's explicit transitions (none later than 2087 today) every zone follows a fixed yearly rule
+/// ("second Sunday of March"), and such rules repeat exactly every 400 Gregorian years (146,097 days, a
+/// whole number of weeks). So the table is built through `tableEnd` (2500) and an instant after it is
+/// answered from the same instant 400, 800, … years earlier, inside [2100, 2500).
 ///
 /// Instants and local times are whole seconds: an instant counts from 1970-01-01T00:00:00Z, a local time
 /// counts the same way on the zone's wall clock (instant + offset).
 final class ZoneOffsetTable: Sendable {
-    /// Instants that the table answers for.
-    static let coverage = -2_208_988_800..<7_258_118_400  // 1900-01-01Z ..< 2200-01-01Z
+    /// Instants that the table answers for: 0001-01-01T00:00:00Z ..< 10000-01-01T00:00:00Z.
+    static let coverage = -62_135_596_800..<253_402_300_800
+    /// 400 Gregorian years in seconds: the period after which a yearly rule repeats.
+    static let cycle = 146_097 * 86_400
+    /// Where the built table ends and the cycle takes over: 2500-01-01T00:00:00Z.
+    static let tableEnd = 16_725_225_600
 
     let identifier: String
-    /// Instants where the offset changes, ascending.
+    /// Instants where the offset changes, ascending; built a little past `tableEnd`, so a period that
+    /// starts before it knows where it ends.
     private let transitions: [Int]
     /// `offsets[i]` is the offset before `transitions[i]` and from `transitions[i - 1]` on;
     /// `offsets.count == transitions.count + 1`.
@@ -25,7 +34,7 @@ final class ZoneOffsetTable: Sendable {
         var transitions: [Int] = []
         var offsets = [timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(Self.coverage.lowerBound)))]
         var cursor = Date(timeIntervalSince1970: Double(Self.coverage.lowerBound))
-        let end = Date(timeIntervalSince1970: Double(Self.coverage.upperBound))
+        let end = Date(timeIntervalSince1970: Double(Self.tableEnd + 2 * 366 * 86_400))
         while let next = timeZone.nextDaylightSavingTimeTransition(after: cursor), next < end {
             let instant = Int(next.timeIntervalSince1970.rounded(.down))
             let offset = timeZone.secondsFromGMT(for: next)
@@ -37,6 +46,13 @@ final class ZoneOffsetTable: Sendable {
         }
         self.transitions = transitions
         self.offsets = offsets
+    }
+
+    /// How many whole cycles to take off `instant` (a local time works the same way) so that it falls
+    /// before `tableEnd`: 0 for every instant up to 2500.
+    @inline(__always)
+    private static func cycles(_ instant: Int) -> Int {
+        instant < tableEnd ? 0 : (instant - tableEnd) / cycle + 1
     }
 
     /// The table for `timeZone`, built on first use and shared afterwards.
@@ -74,13 +90,14 @@ final class ZoneOffsetTable: Sendable {
 
     /// The offset from UTC, in seconds, in effect at `instant`.
     func offset(at instant: Int) -> Int {
-        offsets[period(containing: instant)]
+        offsets[period(containing: instant - Self.cycles(instant) * Self.cycle)]
     }
 
     /// The offset in effect at `instant`, and the next instant at which it changes (`Int.max` if never).
     func offsetAndNextTransition(at instant: Int) -> (offset: Int, nextTransition: Int) {
-        let index = period(containing: instant)
-        return (offsets[index], index < transitions.count ? transitions[index] : Int.max)
+        let shift = Self.cycles(instant) * Self.cycle
+        let index = period(containing: instant - shift)
+        return (offsets[index], index < transitions.count ? transitions[index] + shift : Int.max)
     }
 
     /// How a wall-clock time maps back to instants.
@@ -102,6 +119,14 @@ final class ZoneOffsetTable: Sendable {
 
     /// The instants at which the zone's wall clock shows `local`.
     func resolve(local: Int) -> Resolution {
+        let shift = Self.cycles(local) * Self.cycle
+        guard shift == 0 else {
+            switch resolve(local: local - shift) {
+            case .unique(let instant): return .unique(instant + shift)
+            case .repeated(let first, let second): return .repeated(first: first + shift, second: second + shift)
+            case .skipped(let transition): return .skipped(transition: transition + shift)
+            }
+        }
         // The true instant lies within a day of `local - offset(at: local)`, and periods between
         // transitions last weeks or months, so the neighbouring periods hold every candidate.
         let guess = period(containing: local - offset(at: local))

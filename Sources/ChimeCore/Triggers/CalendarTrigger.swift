@@ -20,12 +20,14 @@ public import Foundation
 /// repeatedTimePolicy: .first)` except where Chime's semantics deliberately differ (dates that do not exist,
 /// second occurrences of a repeated time, DST gaps shorter than an hour); the oracle test names each case.
 /// The common components (year, month, day, weekday, hour, minute, second in the Gregorian calendar) are
-/// answered by integer arithmetic over a per-zone offset table, many times faster than `Calendar`; other
-/// components fall back to `Calendar`.
+/// answered for years 1 through 9999 by integer arithmetic over a per-zone offset table, many times faster
+/// than `Calendar` and without its gaps (a repeating trigger with a year that stops after one fire, a
+/// dated trigger that rolls over into the next month); nothing fires after 9999. Only the rare components
+/// (era, quarter, week-based fields, weekday ordinals, nanoseconds, other calendars) are left to `Calendar`.
 public struct CalendarTrigger: Sendable, Hashable, Codable {
     public let dateComponents: DateComponents
     public let repeats: Bool
-    /// The pattern the fast path matches, or `nil` when `Calendar` answers. Derived from `dateComponents`.
+    /// The pattern Chime matches, or `nil` when `Calendar` answers. Derived from `dateComponents`.
     private let pattern: CalendarPattern?
 
     /// - Throws: `ChimeError.invalidDateComponents` when no date or time component is given, a component is
@@ -47,15 +49,10 @@ public struct CalendarTrigger: Sendable, Hashable, Codable {
     public func nextTriggerDate(after date: Date, floatingTimeZone: TimeZone = .current) -> Date? {
         let zone = dateComponents.timeZone ?? floatingTimeZone
         let start = date.timeIntervalSince1970
-        if let pattern, start.isFinite, abs(start) < 1e15 {
-            let table = ZoneOffsetTable.table(for: zone)
-            switch pattern.next(after: Int(start.rounded(.down)), in: table) {
-            case .instant(let instant): return Date(timeIntervalSince1970: TimeInterval(instant))
-            case .never: return nil
-            case .outsideCoverage: break
-            }
-        }
-        return foundationNextDate(after: date, in: zone)
+        guard let pattern else { return foundationNextDate(after: date, in: zone) }
+        guard start.isFinite else { return nil }
+        let clamped = Int(min(max(start, -1e15), 1e15).rounded(.down))
+        return pattern.next(after: clamped, in: ZoneOffsetTable.table(for: zone)).map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
     /// The next `count` fires strictly after `date`, in order: fewer when the components stop matching,
@@ -74,7 +71,7 @@ public struct CalendarTrigger: Sendable, Hashable, Codable {
         return dates
     }
 
-    /// `Calendar`'s answer, for components the fast path does not handle and instants outside its table.
+    /// `Calendar`'s answer, for the rare components Chime's matcher does not handle.
     private func foundationNextDate(after date: Date, in zone: TimeZone) -> Date? {
         var calendar = dateComponents.calendar ?? Calendar(identifier: .gregorian)
         calendar.timeZone = zone
