@@ -25,6 +25,8 @@ public final class ManualClock: NotificationClock {
 
     private struct State {
         var now: Date
+        /// Seconds of elapsed time: moved by `advance`, not by `step`.
+        var elapsed: TimeInterval = 0
         var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
         var cancelledBeforeRegistration: Set<UInt64> = []
@@ -41,6 +43,8 @@ public final class ManualClock: NotificationClock {
     }
 
     public var now: Date { state.withLock { $0.now } }
+
+    public var elapsed: TimeInterval? { state.withLock { $0.elapsed } }
 
     public func sleep(until deadline: Date) async throws {
         let id = state.withLock { state -> UInt64 in
@@ -133,6 +137,7 @@ public final class ManualClock: NotificationClock {
     public func advance(to date: Date) {
         let due = state.withLock { state -> [Sleeper] in
             precondition(date >= state.now, "a ManualClock only moves forward")
+            state.elapsed += date.timeIntervalSince(state.now)
             state.now = date
             let due = state.sleepers.filter { $0.deadline <= date }
             state.sleepers.removeAll { $0.deadline <= date }
@@ -147,6 +152,22 @@ public final class ManualClock: NotificationClock {
     /// Moves time forward by `interval` seconds.
     public func advance(by interval: TimeInterval) {
         advance(to: now.addingTimeInterval(interval))
+    }
+
+    /// Sets the wall clock `interval` seconds forward or (negative) back without time passing, as NTP or a
+    /// user setting the time does. Every sleeper wakes, as `SystemClock`'s do after a step back, and looks
+    /// at the time again.
+    public func step(by interval: TimeInterval) {
+        let woken = state.withLock { state -> [Sleeper] in
+            state.now = state.now.addingTimeInterval(interval)
+            let all = state.sleepers
+            state.sleepers = []
+            state.announced = []
+            return all
+        }
+        for sleeper in woken {
+            sleeper.continuation.resume()
+        }
     }
 
     /// The deadlines of the tasks sleeping now, earliest first.

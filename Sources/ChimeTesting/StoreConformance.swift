@@ -248,6 +248,12 @@ public enum StoreConformance {
         try expect(try await store.pendingRequests([floating.key]).first?.nextFireDate == t0.addingTimeInterval(999), "re-dated")
         try expect(try await store.pendingFires(after: nil, through: t0.addingTimeInterval(1000), limit: 10).last?.key == floating.key,
             "the index follows the new date")
+        try await store.shiftPending([interval.key, key("missing")], by: -3600)
+        let shifted = try await store.pendingRequests([interval.key]).first
+        try expect(shifted?.addedDate == interval.addedDate.addingTimeInterval(-3600), "the anchor moved")
+        try expect(shifted?.nextFireDate == interval.nextFireDate?.addingTimeInterval(-3600), "the fire date moved with it")
+        try expect(try await store.pendingFires(after: nil, through: t0.addingTimeInterval(1000), limit: 10).first?.key == interval.key,
+            "the index follows the shifted date")
     }
 
     static func recordFiresOnce(_ store: any NotificationStore) async throws {

@@ -80,6 +80,7 @@ actor RefusingStore: NotificationStore {
     func pendingTotal(appIdentifier: String?) async throws -> Int { await base.pendingTotal(appIdentifier: appIdentifier) }
     func floatingCalendarRequests() async throws -> [PendingRequest] { await base.floatingCalendarRequests() }
     func updateNextFireDates(_ dates: [RequestKey: Date?]) async throws { await base.updateNextFireDates(dates) }
+    func shiftPending(_ keys: [RequestKey], by interval: TimeInterval) async throws { await base.shiftPending(keys, by: interval) }
     func recordFires(_ records: [FireRecord]) async throws -> [FireRecord] { await base.recordFires(records) }
     func deliveredNotifications(appIdentifier: String) async throws -> [DeliveredNotification] {
         await base.deliveredNotifications(appIdentifier: appIdentifier)

@@ -69,4 +69,55 @@ struct NotificationEngineMisfireTests {
         #expect(!shown.isLate)
         #expect(try await h.center.missedNotifications().isEmpty)
     }
+
+    // MARK: The wall clock set while running
+
+    /// Every minute at :00, every 60 s from the add, and daily at 00:00:30 UTC; the first two have fired
+    /// once and the daily one too by 90 s past the start.
+    func clockStepHarness() async throws -> EngineHarness {
+        let h = try await EngineHarness.make().started()
+        let utc = TimeZone(identifier: "UTC")!
+        try await h.center.add(h.request("minutely", trigger: .calendar(try CalendarTrigger(dateMatching: DateComponents(second: 0), repeats: true))))
+        try await h.center.add(h.request("interval", trigger: h.after(60, repeats: true)))
+        try await h.center.add(h.request(
+            "daily", trigger: .calendar(try CalendarTrigger(dateMatching: DateComponents(timeZone: utc, hour: 0, minute: 0, second: 30), repeats: true))))
+        await h.run(until: EngineHarness.start.addingTimeInterval(90))
+        #expect(Self.count(h, "minutely") == 1 && Self.count(h, "interval") == 1 && Self.count(h, "daily") == 1)
+        return h
+    }
+
+    static func count(_ h: EngineHarness, _ identifier: String) -> Int {
+        h.presenter.presentations.filter { $0.notificationIdentifier == identifier }.count
+    }
+
+    /// Set back an hour, an every-minute trigger and a 60 s interval go on firing within the minute (they
+    /// used to wait out the hour); the daily one that fired at 00:00:30 does not fire again when the clock
+    /// shows 00:00:30 a second time.
+    @Test func settingTheClockBackKeepsShortRepeatsFiringAndFiresNothingTwice() async throws {
+        let h = try await clockStepHarness()
+        h.clock.step(by: -hour)
+        await h.run(for: 70)
+        #expect(Self.count(h, "minutely") == 2, "one more fire in the 70 s after the step")
+        #expect(Self.count(h, "interval") == 2)
+        await h.run(for: hour)
+        #expect(Self.count(h, "daily") == 1, "the daily fire is not repeated")
+        #expect(Self.count(h, "minutely") == 62)
+        #expect(h.presenter.presentations.allSatisfy { !$0.isLate })
+        #expect(try await h.center.missedNotifications().isEmpty)
+    }
+
+    /// Set forward an hour, the fires the clock jumped over were missed: each repeating request is
+    /// delivered once, late, with the count it missed, and goes on from the new time.
+    @Test func settingTheClockForwardTreatsWhatItSkippedAsMissed() async throws {
+        let h = try await clockStepHarness()
+        h.clock.step(by: hour)
+        await h.run(for: 5)
+        let late = h.presenter.presentations.filter(\.isLate)
+        #expect(Set(late.map(\.notificationIdentifier)) == ["minutely", "interval"])
+        let missed = try await h.center.missedNotifications()
+        #expect(missed.first { $0.requestIdentifier == "minutely" }?.count == 60)
+        await h.run(for: 60)
+        #expect(Self.count(h, "minutely") == 3 && Self.count(h, "interval") == 3)
+        #expect(Self.count(h, "daily") == 1)
+    }
 }

@@ -40,6 +40,10 @@ public struct CalendarTrigger: Sendable, Hashable, Codable {
         pattern = CalendarPattern(dateComponents)
     }
 
+    /// Whether it fires every hour or every minute (at a minute and second, on any hour), rather than at a
+    /// time of day on matching dates.
+    public var firesEveryHourOrMinute: Bool { pattern.map { !$0.isWallClock } ?? false }
+
     /// The zone the components are pinned to, or `nil` when they float with the user's zone.
     public var pinnedTimeZone: TimeZone? { dateComponents.timeZone }
 

@@ -12,8 +12,18 @@ public protocol NotificationClock: Sendable {
     /// The current instant.
     var now: Date { get }
 
-    /// Returns once `now >= deadline`, or at once if it already is.
+    /// Returns once `now >= deadline`, or at once if it already is; may return earlier when the wall clock
+    /// is set back (the caller then looks at `now` again).
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled while it waits.
     func sleep(until deadline: Date) async throws
+
+    /// Seconds on a clock that moves only with elapsed time, whatever the wall clock is set to (Linux's
+    /// `CLOCK_BOOTTIME`); comparing it with `now` tells the engine when the wall clock was stepped. `nil`
+    /// (the default) when the clock cannot tell: steps then go unnoticed.
+    var elapsed: TimeInterval? { get }
+}
+
+extension NotificationClock {
+    public var elapsed: TimeInterval? { nil }
 }

@@ -5,6 +5,7 @@ extension NotificationEngine {
     /// The scheduler's driver: asks the timeline what to do, does it, and repeats until stopped.
     func runScheduler() async {
         while !Task.isCancelled {
+            await noticeClockStep()
             reportUnfinishedResponses(now: clock.now)
             do {
                 switch timeline.nextStep(now: clock.now) {

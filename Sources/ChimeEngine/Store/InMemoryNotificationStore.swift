@@ -117,6 +117,13 @@ public actor InMemoryNotificationStore: NotificationStore {
         }
     }
 
+    public func shiftPending(_ keys: [RequestKey], by interval: TimeInterval) {
+        for key in keys where pending[key] != nil {
+            pending[key]?.addedDate.addTimeInterval(interval)
+            pending[key]?.nextFireDate?.addTimeInterval(interval)
+        }
+    }
+
     public func recordFires(_ records: [FireRecord]) -> [FireRecord] {
         var applied: [FireRecord] = []
         for record in records {

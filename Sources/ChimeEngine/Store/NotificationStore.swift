@@ -57,6 +57,10 @@ public protocol NotificationStore: Sendable {
     func floatingCalendarRequests() async throws -> [PendingRequest]
     /// Sets the next fire dates of pending requests (missing keys are ignored).
     func updateNextFireDates(_ dates: [RequestKey: Date?]) async throws
+    /// Moves the added date (the anchor of time-interval triggers) and the next fire date of pending
+    /// requests by `interval` seconds, for keeping elapsed-time schedules when the wall clock is set
+    /// (missing keys are ignored).
+    func shiftPending(_ keys: [RequestKey], by interval: TimeInterval) async throws
     /// Pending requests in list order — by next fire date, requests that never fire by themselves (`nil`
     /// date) last; then app identifier, then request identifier — of one app, or of every app when
     /// `appIdentifier` is `nil`; only those after `position` (`nil`: from the start); at most `limit`

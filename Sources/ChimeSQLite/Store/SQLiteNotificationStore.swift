@@ -202,6 +202,18 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
+    public func shiftPending(_ keys: [RequestKey], by interval: TimeInterval) async throws {
+        let rows = keys.map { [SQLiteValue.text($0.appIdentifier), .text($0.requestIdentifier)] }
+        try await database.write { db in
+            let select = try db.prepare("SELECT added, next_fire FROM pending WHERE app_id = ? AND request_id = ?")
+            let update = try db.prepare("UPDATE pending SET added = ?, next_fire = ? WHERE app_id = ? AND request_id = ?")
+            for row in rows {
+                guard let found = try select.rows(row).first, let added = found[0].date else { continue }
+                try update.run([.date(added.addingTimeInterval(interval)), .date(found[1].date?.addingTimeInterval(interval))] + row)
+            }
+        }
+    }
+
     static func pendingRequest(_ row: [SQLiteValue]) throws -> PendingRequest {
         guard let app = row[0].text, let added = row[1].date else { throw StoreCoding.corruptRow }
         return PendingRequest(
