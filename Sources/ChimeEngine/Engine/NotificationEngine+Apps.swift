@@ -215,7 +215,9 @@ extension NotificationEngine {
     }
 
     func removeDelivered(appIdentifier: String, identifiers: [String]?) async throws {
-        let removed = try await store.removeDelivered(appIdentifier: appIdentifier, identifiers: identifiers)
+        let listed = try await store.removeDelivered(appIdentifier: appIdentifier, identifiers: identifiers)
+        let onScreenOnly = unlisted.remove(appIdentifier: appIdentifier, identifiers: identifiers)
+        let removed = Array(Set(listed + onScreenOnly))
         guard !removed.isEmpty else { return }
         await presenter.withdraw(appIdentifier: appIdentifier, identifiers: removed)
         try await removeAttachmentsNoLongerUsed(appIdentifier: appIdentifier, identifiers: removed)
@@ -230,11 +232,13 @@ extension NotificationEngine {
     }
 
     /// Deletes the attachment folders of requests that are neither pending nor delivered any more.
-    private func removeAttachmentsNoLongerUsed(appIdentifier: String, identifiers: [String]) async throws {
+    func removeAttachmentsNoLongerUsed(appIdentifier: String, identifiers: [String]) async throws {
         guard let vault else { return }
         let stillPending = Set(try await store.pendingRequests(identifiers.map { RequestKey(appIdentifier: appIdentifier, requestIdentifier: $0) }).map(\.request.identifier))
         for identifier in identifiers where !stillPending.contains(identifier) {
-            if try await store.deliveredNotification(appIdentifier: appIdentifier, identifier: identifier) == nil {
+            if try await store.deliveredNotification(appIdentifier: appIdentifier, identifier: identifier) == nil,
+                unlisted.notification(appIdentifier: appIdentifier, identifier: identifier) == nil
+            {
                 vault.removeFolder(appIdentifier: appIdentifier, requestIdentifier: identifier)
             }
         }

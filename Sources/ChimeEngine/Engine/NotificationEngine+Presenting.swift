@@ -42,11 +42,29 @@ extension NotificationEngine {
         }
     }
 
+    /// Presents one delivery. The delivered list is Notification Center's, as on Apple: a presentation
+    /// without `.list` (a foreground app's `willPresent` left it out, or the user's settings keep the app
+    /// out of the list) takes the notification out of it before it shows; the fire stays recorded, and
+    /// the banner's buttons still reach the app while it is up (`unlisted`).
     private func show(_ notification: DeliveredNotification, app: AppRecord, threadCount: Int, foregroundOptions: PresentationOptions?) async {
+        let appIdentifier = app.appIdentifier
         let context = PresentationContext(
             notification: notification, app: app, environment: environment, foregroundOptions: foregroundOptions,
-            threadCount: max(1, threadCount), localizer: localizers[app.appIdentifier] ?? NotificationLocalizer(tables: [:]))
-        await presenter.present(PresentationPolicy().presentation(for: context))
+            threadCount: max(1, threadCount), localizer: localizers[appIdentifier] ?? NotificationLocalizer(tables: [:]))
+        let presentation = PresentationPolicy().presentation(for: context)
+        if presentation.destinations.contains(.list) {
+            unlisted.remove(appIdentifier: appIdentifier, identifiers: [notification.identifier])
+        } else {
+            do {
+                try await store.removeDelivered(appIdentifier: appIdentifier, identifiers: [notification.identifier])
+            } catch {
+                log.warning("notification \(appIdentifier)/\(notification.identifier) is not for the list but could not be taken out of it: \(error)")
+            }
+            if let evicted = unlisted.insert(notification, appIdentifier: appIdentifier) {
+                try? await removeAttachmentsNoLongerUsed(appIdentifier: appIdentifier, identifiers: [evicted])
+            }
+        }
+        await presenter.present(presentation)
     }
 
     /// Queues a notification of a foreground app behind the app's earlier ones, and starts the app's lane

@@ -56,7 +56,9 @@ extension NotificationEngine {
     ///   `.actionNotAvailable` for a button it does not offer, or a reply to a button without text input;
     ///   `.sessionLocked` for an `.authenticationRequired` button while locked. Nothing changes then.
     public func respond(appIdentifier: String, notificationIdentifier: String, action: UserAction) async throws -> ResponseOutcome {
-        guard let notification = try await store.deliveredNotification(appIdentifier: appIdentifier, identifier: notificationIdentifier) else {
+        guard let notification = try await store.deliveredNotification(appIdentifier: appIdentifier, identifier: notificationIdentifier)
+            ?? unlisted.notification(appIdentifier: appIdentifier, identifier: notificationIdentifier)
+        else {
             throw ChimeError(.notificationNotFound, field: "notification", "no delivered notification has that identifier")
         }
         let category = try await appRecord(appIdentifier).categories.first { $0.identifier == notification.request.content.categoryIdentifier }
@@ -114,6 +116,7 @@ extension NotificationEngine {
         var notification: DeliveredNotification?
         if let notificationIdentifier {
             notification = try await store.deliveredNotification(appIdentifier: appIdentifier, identifier: notificationIdentifier)
+                ?? unlisted.notification(appIdentifier: appIdentifier, identifier: notificationIdentifier)
         }
         await delegate.openSettings(for: notification)
         return true
