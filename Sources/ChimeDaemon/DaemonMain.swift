@@ -69,6 +69,8 @@ public enum DaemonMain {
 
         var engineConfiguration = EngineConfiguration()
         engineConfiguration.attachmentsDirectory = paths.attachmentsDirectory
+        // The service bounds a connected app's answer itself (and says so); the engine's bound only backs it up.
+        engineConfiguration.willPresentTimeout = Double(configuration.presentationTimeout.components.seconds) + 1
         let engine = NotificationEngine(
             store: store, clock: SystemClock(), presenter: presenter, authorization: authorization, log: log, configuration: engineConfiguration)
 

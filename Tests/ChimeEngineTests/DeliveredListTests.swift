@@ -61,3 +61,39 @@ struct DeliveredListTests {
         #expect(try await h.center.deliveredNotifications().map(\.identifier) == ["listed"])
     }
 }
+
+/// An app in the foreground whose `willPresent` never answers (hung, or waiting on something that never
+/// comes): the embedded engine bounds the wait as the daemon does.
+@Suite("Engine: a foreground app that does not answer willPresent")
+struct UnansweredWillPresentTests {
+    final class SilentApp: NotificationCenterDelegate {
+        func willPresent(_ notification: DeliveredNotification) async -> PresentationOptions {
+            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }  // never resumed
+            return []
+        }
+    }
+
+    @Test func theSystemPresentsAfterTheTimeoutAndStopsAskingAfterTwoMisses() async throws {
+        let h = try await EngineHarness.make().started()
+        let app = SilentApp()
+        await h.center.setDelegate(app)
+        let other = h.engine.center(for: "com.example.other")
+        _ = try await other.requestAuthorization(options: [.alert])
+        try await h.center.add(contentsOf: [h.request("first"), h.request("second"), h.request("third")])
+        try await other.add(h.request("elsewhere"))
+        // Another app's notification does not wait for this one's answer.
+        #expect(await h.presenter.nextPresentation().notificationIdentifier == "elsewhere")
+
+        await h.run(for: 5)
+        let first = await h.presenter.nextPresentation()
+        #expect(first.notificationIdentifier == "first")
+        #expect(first.destinations.contains(.banner) && first.destinations.contains(.list), "presented as the system does")
+        await h.run(for: 5)
+        #expect(await h.presenter.nextPresentation().notificationIdentifier == "second")
+        // Two misses in a row: the third is not asked about, so it shows without another wait.
+        #expect(await h.presenter.nextPresentation().notificationIdentifier == "third")
+        #expect(h.clock.now == EngineHarness.start.addingTimeInterval(10))
+        #expect(try await h.center.deliveredNotifications().map(\.identifier).sorted() == ["first", "second", "third"])
+        withExtendedLifetime(app) {}
+    }
+}

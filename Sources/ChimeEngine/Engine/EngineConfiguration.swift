@@ -5,6 +5,12 @@ public struct EngineConfiguration: Sendable {
     /// A fire delivered more than this many seconds after its date counts as missed (the process or the
     /// machine was down) and follows the request's misfire policy. Shorter delays are ordinary latency.
     public var misfireTolerance: TimeInterval = 60
+    /// How long a foreground app's `willPresent` may take to answer before the system presents the
+    /// notification itself, as it would for an app in the background. An app that lets
+    /// `unansweredWillPresentLimit` questions in a row time out is not asked again until a late answer
+    /// arrives, so a hung app costs that many timeouts, and only for its own notifications.
+    public var willPresentTimeout: TimeInterval = 5
+    public var unansweredWillPresentLimit = 2
     /// How long an app's response handler may take before the engine logs that it never completed.
     public var responseHandlerTimeout: TimeInterval = 30
     /// Where attachments are moved when a request is added (one folder per app and request). `nil`

@@ -1,5 +1,6 @@
 import ChimeCore
 import Foundation
+import Synchronization
 
 extension NotificationEngine {
     /// Decides how a recorded delivery is presented and hands it to the presenter; a foreground app's goes
@@ -81,7 +82,10 @@ extension NotificationEngine {
     /// thread count as they are then.
     private func drainForegroundLane(_ appIdentifier: String) async {
         while let notification = foregroundLanes[appIdentifier]?.first {
-            let options = await foregroundDelegates[appIdentifier]?.delegate?.willPresent(notification)
+            var options: PresentationOptions?
+            if let delegate = foregroundDelegates[appIdentifier]?.delegate {
+                options = await askWillPresent(delegate, notification, appIdentifier: appIdentifier)
+            }
             do {
                 let thread = notification.request.content.threadIdentifier
                 let app = try await appRecord(appIdentifier)
@@ -93,5 +97,65 @@ extension NotificationEngine {
             foregroundLanes[appIdentifier]?.removeFirst()
         }
         foregroundLanes[appIdentifier] = nil
+    }
+
+    /// The delegate's answer, or `nil` (the system presents) when it does not come within
+    /// `willPresentTimeout` on the engine's clock, or the app stopped answering before.
+    private func askWillPresent(_ delegate: any NotificationCenterDelegate, _ notification: DeliveredNotification, appIdentifier: String) async
+        -> PresentationOptions?
+    {
+        guard unansweredWillPresent[appIdentifier, default: 0] < configuration.unansweredWillPresentLimit else { return nil }
+        let timeout = configuration.willPresentTimeout
+        let deadline = clock.now.addingTimeInterval(timeout)
+        let options = await Self.firstAnswer(of: delegate, to: notification, clock: clock, deadline: deadline) { [weak self] in
+            await self?.willPresentAnsweredLate(appIdentifier)
+        }
+        if options == nil {
+            unansweredWillPresent[appIdentifier, default: 0] += 1
+            log.warning("\(appIdentifier) did not answer how to present \(notification.identifier) within \(timeout) s; the system presents it")
+        } else {
+            unansweredWillPresent[appIdentifier] = nil
+        }
+        return options
+    }
+
+    private func willPresentAnsweredLate(_ appIdentifier: String) {
+        unansweredWillPresent[appIdentifier] = nil
+    }
+
+    /// Races the delegate's answer against `deadline` on `clock`; calls `late` when the answer comes after
+    /// it. The question itself is not cancelled (a delegate may not heed it); its answer is dropped.
+    private nonisolated static func firstAnswer(
+        of delegate: any NotificationCenterDelegate, to notification: DeliveredNotification, clock: any NotificationClock, deadline: Date,
+        late: @escaping @Sendable () async -> Void
+    ) async -> PresentationOptions? {
+        let settled = SettledFlag()
+        return await withCheckedContinuation { continuation in
+            let timer = Task {
+                do { try await clock.sleep(until: deadline) } catch { return }
+                if settled.settle() { continuation.resume(returning: nil) }
+            }
+            Task {
+                let options = await delegate.willPresent(notification)
+                timer.cancel()
+                if settled.settle() {
+                    continuation.resume(returning: options)
+                } else {
+                    await late()
+                }
+            }
+        }
+    }
+}
+
+/// True for the first caller of `settle()` only.
+private final class SettledFlag: Sendable {
+    private let settled = Mutex(false)
+
+    func settle() -> Bool {
+        settled.withLock { settled in
+            defer { settled = true }
+            return !settled
+        }
     }
 }

@@ -50,6 +50,8 @@ public actor NotificationEngine {
     /// Adds waiting to be written, oldest first, and whether `writeQueuedAdds` is writing them.
     var queuedAdds: [QueuedAdd] = []
     var isWritingAdds = false
+    /// Per foreground app, how many `willPresent` questions in a row it let time out.
+    var unansweredWillPresent: [String: Int] = [:]
     /// Notifications on screen but not in the delivered list, for routing their buttons.
     var unlisted = UnlistedNotifications()
     /// The wall clock and the elapsed-time clock when the scheduler last looked, to notice a step.
