@@ -62,6 +62,12 @@ public enum DaemonMain {
         hubConfiguration.streamLimit = configuration.maximumEventStreams
         let events = EventHub(configuration: hubConfiguration)
         let sink = ServiceLink()
+        store.onQuarantine { records in
+            for record in records {
+                log.warning("set aside a damaged \(record) (kept byte for byte in the quarantine table; everything else is served)")
+            }
+            sink.listsChanged()
+        }
         let desktop = await desktopPresenter(configuration, registry: registry, sink: sink, log: log)
         let listEvents = ListEventsPresenter(events: events) { sink.listsChanged() }
         let presenter = PresenterFanOut([desktop ?? LogPresenter(log: log), listEvents])

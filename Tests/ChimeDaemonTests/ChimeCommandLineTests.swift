@@ -1,6 +1,7 @@
 import ChimeCLI
 import ChimeClient
 import ChimeCore
+import ChimeSQLite
 import ChimeAPI
 import ChimeTestSupport
 import Foundation
@@ -52,6 +53,32 @@ struct ChimeCommandLineTests {
         let items = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]]
         #expect(items?.first?["title"] as? String == title)
         #expect(items?.first?["identifier"] as? String == identifier)
+        #expect(await daemon.terminate() == 0)
+    }
+
+    /// A pending record cut in half (the file itself still passes its check) used to make `chime pending`
+    /// fail for every app and `chime doctor` say "not running".
+    @Test func aDamagedRecordIsSetAsideAndEverythingElseIsServed() async throws {
+        let home = try DaemonHome()
+        var daemon = try await home.start()
+        for (app, id) in [("com.example.notes", "a"), ("com.example.notes", "b"), ("com.example.other", "x")] {
+            #expect(await chime(["add", "--app", app, "--id", id, "--title", "Note \(id)", "--in", "1h"], home).exitCode == .success)
+        }
+        #expect(await daemon.terminate() == 0)
+        let db = try SQLiteConnection(path: home.paths.storeFile.path, flags: [.readWrite])
+        try db.execute("UPDATE pending SET request = substr(request, 1, length(request) / 2) WHERE request_id = 'b'")
+        _ = db  // closed when it goes out of scope
+
+        daemon = try await home.start()
+        let pending = await chime(["pending", "--json"], home)
+        #expect(pending.exitCode == .success, "\(pending.standardError)")
+        let items = try JSONSerialization.jsonObject(with: Data(pending.standardOutput.utf8)) as? [[String: Any]]
+        #expect(items?.compactMap { $0["identifier"] as? String }.sorted() == ["a", "x"])
+        let line = try await daemon.log.take("the quarantine warning") { $0.contains("set aside a damaged pending record com.example.notes/b") }
+        #expect(line.contains("warning"))
+        let doctor = await chime(["doctor"], home)
+        #expect(doctor.standardOutput.contains("ok  chimed:"), "\(doctor.standardOutput)")
+        #expect(doctor.standardOutput.contains("!!  damaged records: 1 stored record could not be read"), "\(doctor.standardOutput)")
         #expect(await daemon.terminate() == 0)
     }
 

@@ -62,6 +62,8 @@ struct DaemonTests {
         let home = try DaemonHome()
         let daemon = try await home.start()
         let cli = try await home.connect()
+        // Allowed first: an app the user never allowed shows nothing, so nothing of it is in the list.
+        #expect(try await cli.requestAuthorization(options: [.alert], app: "com.example.kettle"))
         try await cli.add([try request("tea", in: 1)], app: "com.example.kettle")
         cli.close()
         try await daemon.presented("com.example.kettle", "tea")
@@ -233,6 +235,7 @@ struct DaemonAppTests {
         let home = try DaemonHome()
         let daemon = try await home.start(["--presentation-timeout", "0.5"])
         let app = try await home.connect(app: "com.example.fg", subscribe: true, foreground: true)
+        #expect(try await app.requestAuthorization(options: [.alert]))
         try await app.add([try request("asked", in: 1)])
         guard case .willPresent(let question) = try await nextEvent(app) else {
             Issue.record("expected willPresent")

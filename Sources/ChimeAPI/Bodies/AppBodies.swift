@@ -128,6 +128,8 @@ public struct StatusResult: Codable, Sendable, Hashable {
     public var focus: Bool
     /// Event streams open now.
     public var eventStreams: Int
+    /// Stored records that no longer decode, set aside untouched; `nil` when there are none.
+    public var quarantined: Int?
 
     public init(
         version: String, processIdentifier: Int32, storePath: String, socketPath: String, httpAddress: String?, presenter: String,

@@ -39,6 +39,11 @@ extension DoctorCommand {
             report.checks.append(.init(name: "chimed", ok: true, detail: "\(status.version), pid \(status.processIdentifier), presenting through \(status.presenter), focus \(status.focus ? "on" : "off")"))
             let size = (try? FileManager.default.attributesOfItem(atPath: status.storePath)[.size] as? Int).map { " (\(ByteCountFormatter.string(fromByteCount: Int64($0), countStyle: .file)))" } ?? ""
             report.checks.append(.init(name: "store", ok: true, detail: "\(status.storePath)\(size): \(status.pending) pending, \(status.delivered) delivered, \(status.apps) apps, \(status.queuedResponses) responses waiting for their apps"))
+            if let quarantined = status.quarantined {
+                report.checks.append(.init(
+                    name: "damaged records", ok: false,
+                    detail: "\(quarantined) stored \(quarantined == 1 ? "record" : "records") could not be read and \(quarantined == 1 ? "was" : "were") set aside, bytes untouched, in the quarantine table of the store; everything else is served (chimed's log names each)"))
+            }
             daemonServer = status.notificationServer
         } catch {
             report.checks.append(.init(name: "chimed", ok: false, detail: Self.diagnosis(error, paths: paths)))

@@ -107,9 +107,15 @@ public protocol NotificationStore: Sendable {
     func missedFires(appIdentifier: String) async throws -> [MissedFire]
     /// Forgets the app's missed fires once it has looked at them.
     func clearMissedFires(appIdentifier: String) async throws
+
+    /// How many stored records no longer decode and were set aside (0 for a store that never keeps
+    /// damaged records, the default).
+    func quarantinedCount() async throws -> Int
 }
 
 extension NotificationStore {
+    public func quarantinedCount() async throws -> Int { 0 }
+
     /// One `deliveredCount` call per thread; stores that can answer in one read do so instead.
     public func deliveredCounts(appIdentifier: String, threadIdentifiers: Set<String>) async throws -> [String: Int] {
         var counts: [String: Int] = [:]

@@ -74,5 +74,20 @@ enum NotificationSchema {
                 CREATE INDEX pending_by_app_next_fire ON pending (app_id, next_fire, request_id);
                 CREATE INDEX pending_undated ON pending (app_id, request_id) WHERE next_fire IS NULL;
                 """),
+        // A record that no longer decodes (damaged on disk, or written by a broken version) is moved here,
+        // bytes untouched, so that it stops breaking the lists and the fires of everything else.
+        SQLiteMigration(
+            version: 4, name: "quarantine",
+            sql: """
+                CREATE TABLE quarantine (
+                    id INTEGER PRIMARY KEY,
+                    source TEXT NOT NULL,
+                    app_id TEXT NOT NULL,
+                    record_id TEXT NOT NULL,
+                    record BLOB,
+                    reason TEXT NOT NULL,
+                    quarantined REAL NOT NULL
+                );
+                """),
     ]
 }

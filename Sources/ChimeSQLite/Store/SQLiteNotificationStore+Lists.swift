@@ -29,7 +29,7 @@ extension SQLiteNotificationStore {
             }
             return rows
         }
-        return try rows.map(Self.pendingRequest)
+        return try await decodePending(rows)
     }
 
     public func pendingTotal(appIdentifier: String?) async throws -> Int {
@@ -43,7 +43,7 @@ extension SQLiteNotificationStore {
     /// whole order. The position says in which of the two phases the page starts; after a dated
     /// position the undated phase starts from its beginning.
     static func pendingPageQueries(appIdentifier: String?, after position: PendingListPosition?) -> [ListQuery] {
-        let select = "SELECT app_id, added, next_fire, request FROM pending"
+        let select = "SELECT app_id, added, next_fire, request, request_id FROM pending"
         guard let app = appIdentifier else {
             let dated: Bound? =
                 switch position {
@@ -162,12 +162,14 @@ extension SQLiteNotificationStore {
             }
             return rows
         }
-        return try rows.map { app, row in
-            guard case .integer(let sequence) = row[0] else { throw StoreCoding.corruptRow }
-            return DeliveredListEntry(
-                position: DeliveredListPosition(appIdentifier: app, sequence: sequence),
-                notification: try StoreCoding.decode(DeliveredNotification.self, from: row[1]))
+        let notifications = try await decodeDelivered(rows.map { ($0.app, $0.row[2], $0.row[1]) }, keepingPlaces: true)
+        var entries: [DeliveredListEntry] = []
+        for (entry, notification) in zip(rows, notifications) {
+            guard case .integer(let sequence) = entry.row[0] else { throw StoreCoding.corruptRow }
+            guard let notification else { continue }  // quarantined
+            entries.append(DeliveredListEntry(position: DeliveredListPosition(appIdentifier: entry.app, sequence: sequence), notification: notification))
         }
+        return entries
     }
 
     public func deliveredTotal(appIdentifier: String?) async throws -> Int {
@@ -178,7 +180,7 @@ extension SQLiteNotificationStore {
     static func deliveredAppQuery(_ appIdentifier: String, before sequence: Int64?) -> ListQuery {
         ListQuery(
             sql: """
-                SELECT sequence, notification FROM delivered INDEXED BY delivered_by_sequence
+                SELECT sequence, notification, notification_id FROM delivered INDEXED BY delivered_by_sequence
                 WHERE app_id = ? \(sequence == nil ? "" : "AND sequence < ?") ORDER BY sequence DESC LIMIT ?
                 """,
             arguments: [.text(appIdentifier)] + (sequence.map { [.integer($0)] } ?? []))

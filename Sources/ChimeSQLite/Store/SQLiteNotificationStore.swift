@@ -29,6 +29,8 @@ public final class SQLiteNotificationStore: NotificationStore {
     /// more than reading its bytes; identical bytes decode to an identical record, so a read whose bytes
     /// match reuses it. The bytes are always read from the database, so changes made elsewhere are seen.
     private let decodedApps = Mutex<[String: (bytes: [UInt8], record: AppRecord)]>([:])
+    /// Who is told when records are quarantined (see `onQuarantine`).
+    let quarantineHandlers = Mutex<[@Sendable ([QuarantinedRecord]) -> Void]>([])
 
     /// The configuration stores open with unless told otherwise: the integrity check on opening only for
     /// files up to 64 MiB.
@@ -139,18 +141,18 @@ public final class SQLiteNotificationStore: NotificationStore {
     public func pendingRequests(appIdentifier: String) async throws -> [PendingRequest] {
         let rows = try await database.read { db in
             try db.query(
-                "SELECT app_id, added, next_fire, request FROM pending WHERE app_id = ? ORDER BY next_fire IS NULL, next_fire, request_id",
+                "SELECT app_id, added, next_fire, request, request_id FROM pending WHERE app_id = ? ORDER BY next_fire IS NULL, next_fire, request_id",
                 arguments: [.text(appIdentifier)])
         }
-        return try rows.map(Self.pendingRequest)
+        return try await decodePending(rows)
     }
 
     public func pendingRequests(_ keys: [RequestKey]) async throws -> [PendingRequest] {
         let rows = try await database.read { db in
-            let select = try db.prepare("SELECT app_id, added, next_fire, request FROM pending WHERE app_id = ? AND request_id = ?")
+            let select = try db.prepare("SELECT app_id, added, next_fire, request, request_id FROM pending WHERE app_id = ? AND request_id = ?")
             return try keys.flatMap { key in try select.rows([.text(key.appIdentifier), .text(key.requestIdentifier)]) }
         }
-        return try rows.map(Self.pendingRequest)
+        return try await decodePending(rows)
     }
 
     public func removePending(appIdentifier: String, identifiers: [String]?) async throws -> [RequestKey] {
@@ -189,9 +191,9 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     public func floatingCalendarRequests() async throws -> [PendingRequest] {
         let rows = try await database.read { db in
-            try db.query("SELECT app_id, added, next_fire, request FROM pending WHERE floating_calendar = 1 ORDER BY app_id, request_id")
+            try db.query("SELECT app_id, added, next_fire, request, request_id FROM pending WHERE floating_calendar = 1 ORDER BY app_id, request_id")
         }
-        return try rows.map(Self.pendingRequest)
+        return try await decodePending(rows)
     }
 
     public func updateNextFireDates(_ dates: [RequestKey: Date?]) async throws {
@@ -283,9 +285,9 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     public func deliveredNotifications(appIdentifier: String) async throws -> [DeliveredNotification] {
         let rows = try await database.read { db in
-            try db.query("SELECT notification FROM delivered WHERE app_id = ? ORDER BY sequence DESC", arguments: [.text(appIdentifier)])
+            try db.query("SELECT notification, notification_id FROM delivered WHERE app_id = ? ORDER BY sequence DESC", arguments: [.text(appIdentifier)])
         }
-        return try rows.map { try StoreCoding.decode(DeliveredNotification.self, from: $0[0]) }
+        return try await decodeDelivered(rows.map { (appIdentifier, $0[1], $0[0]) }, keepingPlaces: true).compactMap { $0 }
     }
 
     public func deliveredNotification(appIdentifier: String, identifier: String) async throws -> DeliveredNotification? {
@@ -293,7 +295,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             try db.query(
                 "SELECT notification FROM delivered WHERE app_id = ? AND notification_id = ?", arguments: [.text(appIdentifier), .text(identifier)])
         }
-        return try rows.first.map { try StoreCoding.decode(DeliveredNotification.self, from: $0[0]) }
+        return try await decodeDelivered(rows.map { (appIdentifier, .text(identifier), $0[0]) }, keepingPlaces: true).first ?? nil
     }
 
     public func deliveredCount(appIdentifier: String, threadIdentifier: String) async throws -> Int {
@@ -376,7 +378,7 @@ extension NotificationRequest {
 
 /// Changes to the delivered count of threads, gathered while a write delivers and removes notifications
 /// and applied once at its end, in the same transaction.
-private struct ThreadCountChanges {
+struct ThreadCountChanges {
     private struct Thread: Hashable {
         let appIdentifier: String
         let threadIdentifier: String

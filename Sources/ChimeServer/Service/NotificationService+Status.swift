@@ -9,11 +9,13 @@ extension NotificationService {
         let generation = statusCache.generation
         let identity = identity.withLock { $0 }
         let apps = try await allAppIdentifiers()
-        let status = StatusResult(
+        var status = StatusResult(
             version: WireFormat.version, processIdentifier: getpid(), storePath: identity.storePath, socketPath: identity.socketPath,
             httpAddress: identity.httpAddress, presenter: identity.presenter, notificationServer: await identity.notificationServer(),
             apps: apps.count, pending: try await store.pendingTotal(appIdentifier: nil), delivered: try await store.deliveredTotal(appIdentifier: nil),
             queuedResponses: try await queue.counts().values.reduce(0, +), focus: registry.focus, eventStreams: events.streamCount)
+        let quarantined = try await store.quarantinedCount()
+        status.quarantined = quarantined > 0 ? quarantined : nil
         statusCache.store(status, generation: generation)
         return status
     }

@@ -232,6 +232,11 @@ enum EmbeddedCenter {
         if store.foundEmptyFile {
             log.warning("UserNotifications: \(storeFile.path) was an empty file (0 bytes); a new store was started in it")
         }
+        store.onQuarantine { records in
+            for record in records {
+                log.warning("UserNotifications: set aside a damaged \(record) (kept byte for byte in the quarantine table)")
+            }
+        }
         var engineConfiguration = EngineConfiguration()
         engineConfiguration.attachmentsDirectory = attachments
         let (presenter, asker) = await presenter(for: configuration, log: log)
