@@ -4,6 +4,10 @@ import ChimeTesting
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @Suite("Engine: attachments")
 struct NotificationEngineAttachmentTests {
     /// The first bytes of a PNG: enough for detection, which reads 16.
@@ -41,6 +45,59 @@ struct NotificationEngineAttachmentTests {
 
         try await h.center.removeAllDeliveredNotifications()
         #expect(!FileManager.default.fileExists(atPath: stored.url.path))
+    }
+
+    /// What a client claims (decoded from the wire, never checked there) against what the file is.
+    func claimed(_ url: URL, type: AttachmentType = .png, size: Int = 17) throws -> NotificationRequest {
+        var content = NotificationContent(title: "Claimed")
+        content.attachments = [try NotificationAttachment(identifier: "claimed", url: url, type: type, fileSize: size)]
+        return try NotificationRequest(identifier: "claimed", content: content, trigger: nil)
+    }
+
+    /// The store checks each attachment itself once it holds it: a text file said to be a PNG, a FIFO and a
+    /// folder are refused with a typed error, moved back where they were, and nothing is stored.
+    @Test func whatIsNotAnAttachmentIsRefusedWhateverTheClientClaims() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let h = try await EngineHarness.make(configuration: configuration()).started()
+        let text = folder.appendingPathComponent("diary.png")
+        try Data("Dear diary, this is not an image.".utf8).write(to: text)
+        let fifo = folder.appendingPathComponent("pipe.png")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let directory = folder.appendingPathComponent("photos.png")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(Self.pngHeader).write(to: directory.appendingPathComponent("inside.png"))
+
+        for (url, code) in [(text, ChimeError.Code.attachmentUnrecognizedType), (fifo, .attachmentInvalidURL), (directory, .attachmentInvalidURL)] {
+            await #expect(throws: ChimeError.self) { try await h.center.add(try claimed(url)) }
+            do {
+                try await h.center.add(try claimed(url))
+            } catch let error as ChimeError {
+                #expect(error.code == code, "\(url.lastPathComponent): \(error)")
+            }
+            #expect(FileManager.default.fileExists(atPath: url.path), "\(url.lastPathComponent) is back where it was")
+        }
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("inside.png").path))
+        #expect(try await h.center.pendingNotificationRequests().isEmpty)
+        #expect(try await h.center.deliveredNotifications().isEmpty)
+    }
+
+    /// A link is never stored as a link: the file it names is moved in and checked; the size and type are
+    /// what the file has, not what the client said.
+    @Test func aSymbolicLinkIsResolvedAndTheFileItNamesIsChecked() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let h = try await EngineHarness.make(configuration: configuration()).started()
+        let target = folder.appendingPathComponent("real.png")
+        try Data(Self.pngHeader + [UInt8](repeating: 0, count: 100)).write(to: target)
+        let link = folder.appendingPathComponent("link.png")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        try await h.center.add(try claimed(link, size: 1))
+        let stored = try #require(await h.presenter.nextPresentation().attachments.first)
+        var info = stat()
+        #expect(lstat(stored.url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG, "a file, not a link")
+        #expect(stored.fileSize == 117)
+        #expect(!FileManager.default.fileExists(atPath: target.path), "the file itself was moved in")
     }
 
     @Test func aRequestTheStoreRefusesLeavesItsAttachmentsWhereTheyWere() async throws {
