@@ -49,6 +49,10 @@ public struct APIError: Error, Sendable, Hashable, Codable, CustomStringConverti
         /// Client side only: the daemon's runtime folder or socket belongs to another user, or is open to
         /// others; the client refuses to talk to it.
         public static let untrustedRuntimeDirectory = Code(rawValue: 14)
+        /// The disk that holds the daemon's data is full; nothing was changed (500).
+        public static let storageFull = Code(rawValue: 15)
+        /// The daemon's data folder is read-only, or not writable by its user; nothing was changed (500).
+        public static let storageNotWritable = Code(rawValue: 16)
 
         static let names: [Code: String] = [
             .unauthenticated: "unauthenticated", .malformedRequest: "malformedRequest", .unknownRoute: "unknownRoute",
@@ -56,6 +60,7 @@ public struct APIError: Error, Sendable, Hashable, Codable, CustomStringConverti
             .internalError: "internalError", .notConnected: "notConnected", .notFound: "notFound",
             .methodNotAllowed: "methodNotAllowed", .tooManyRequests: "tooManyRequests", .unavailable: "unavailable",
             .unsupportedMediaType: "unsupportedMediaType", .untrustedRuntimeDirectory: "untrustedRuntimeDirectory",
+            .storageFull: "storageFull", .storageNotWritable: "storageNotWritable",
         ]
 
         public var description: String { Self.names[self] ?? "code \(rawValue)" }

@@ -7,14 +7,18 @@ extension AddCommand {
     /// - Throws: `ChimeError` for content or a trigger the notification center would refuse (a payload
     ///   that is not valid APNs JSON, an attachment that is missing or of an unknown type, a repeating
     ///   interval under 60 s, a calendar component out of range), naming the field; nothing is scheduled.
-    public func request(identifier generated: String, readFile: (URL) throws -> Data = { try Data(contentsOf: $0) }) throws -> NotificationRequest {
+    public func request(identifier generated: String, readFile: ((URL) throws -> Data)? = nil) throws -> NotificationRequest {
         var content: NotificationContent
         if let payloadPath {
             let data: Data
-            do {
-                data = try readFile(URL(fileURLWithPath: payloadPath))
-            } catch {
-                throw ChimeError(.invalidPayload, field: "payload", "\(payloadPath) cannot be read: \(error.localizedDescription)")
+            if let readFile {
+                do {
+                    data = try readFile(URL(fileURLWithPath: payloadPath))
+                } catch {
+                    throw ChimeError(.invalidPayload, field: "payload", "\(payloadPath) cannot be read: \(error.localizedDescription)")
+                }
+            } else {
+                data = try UserFile.read(payloadPath, field: "payload")
             }
             content = try APNsPayload(jsonData: data).content
         } else {

@@ -1,3 +1,4 @@
+public import ChimeEngine
 /// An error raised by SQLite, or by ChimeSQLite refusing a database it must not touch.
 ///
 /// `code` is SQLite's primary result code (`.constraint`, `.busy`, `.corrupt`…) and `extendedCode` the
@@ -130,5 +131,17 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         if let sqliteMessage { text += " — SQLite: \(sqliteMessage)" }
         if let sql { text += " — in: \(sql)" }
         return text
+    }
+}
+
+extension SQLiteError: StorageError {
+    /// SQLite's "database or disk is full", "attempt to write a readonly database" and permission codes.
+    public var storageProblem: StorageProblem? {
+        switch code {
+        case .full: .full
+        case .readOnly: .readOnly
+        case .permission: .notPermitted
+        default: nil
+        }
     }
 }

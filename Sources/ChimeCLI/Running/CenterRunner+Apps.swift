@@ -47,12 +47,7 @@ extension CenterRunner {
     func run(_ categories: CategoriesCommand) async throws -> String {
         switch categories {
         case .set(let app, let file):
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: file))
-            } catch {
-                throw ChimeError(.invalidPayload, field: "file", "\(file) cannot be read: \(error.localizedDescription)")
-            }
+            let data = try UserFile.read(file, field: "file")
             let decoded: [NotificationCategory]
             do {
                 decoded = try JSONDecoder().decode([NotificationCategory].self, from: data)

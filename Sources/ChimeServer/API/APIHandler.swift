@@ -107,6 +107,11 @@ public final class APIHandler: HTTPHandler {
                 return errorResponse(error)
             } catch let error as ChimeError {
                 return errorResponse(APIError(error))
+            } catch let error as any StorageError where error.storageProblem != nil {
+                // What the user can fix, said as such; the log keeps the file and the call.
+                log.warning("\(request.head.method) \(route.template) failed: \(error)")
+                let problem = error.storageProblem!
+                return errorResponse(APIError(problem == .full ? .storageFull : .storageNotWritable, problem.advice + "; nothing was changed"))
             } catch {
                 log.warning("\(request.head.method) \(route.template) failed: \(error)")
                 return errorResponse(APIError(.internalError, "chimed could not do this (its log says why); nothing was changed"))

@@ -1,3 +1,4 @@
+public import ChimeEngine
 public import ChimeAPI
 public import Foundation
 import Synchronization
@@ -122,11 +123,14 @@ package enum DurableFile {
     }
 
     package static func posixError(_ what: String) -> any Error {
-        FileError(description: "\(what): \(String(cString: strerror(errno)))")
+        FileError(description: "\(what): \(String(cString: strerror(errno)))", errorNumber: errno)
     }
 }
 
 /// A file that could not be written, with the reason.
-public struct FileError: Error, CustomStringConvertible, Sendable {
+public struct FileError: Error, CustomStringConvertible, Sendable, StorageError {
     public let description: String
+    public var errorNumber: Int32 = 0
+
+    public var storageProblem: StorageProblem? { StorageProblem(errorNumber: errorNumber) }
 }
