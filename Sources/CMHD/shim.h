@@ -6,12 +6,14 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-// The uid of the process at the other end of a Unix socket. `struct ucred` is declared only with
-// _GNU_SOURCE, which the Swift Glibc module is not built with, so the layout is spelled out here.
-static inline int chime_peer_uid(int fd, uid_t *uid) {
+// The pid and uid of the process at the other end of a Unix socket (as of its connect). `struct ucred`
+// is declared only with _GNU_SOURCE, which the Swift Glibc module is not built with, so the layout is
+// spelled out here.
+static inline int chime_peer_credentials(int fd, pid_t *pid, uid_t *uid) {
     struct { pid_t pid; uid_t uid; gid_t gid; } credentials;
     socklen_t length = sizeof(credentials);
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *pid = credentials.pid;
     *uid = credentials.uid;
     return 0;
 }

@@ -27,14 +27,14 @@ final class EventStreamConnection: Sendable {
     private init() {}
 
     static func open(
-        socketPath: String, token: String, path: String, query: [(String, String)], lastEventID: String?,
+        socketPath: String, token: String, appHeader: String?, path: String, query: [(String, String)], lastEventID: String?,
         onEvent: @escaping @Sendable (ServerSentEvent) -> Void, onEnd: @escaping @Sendable () -> Void
     ) async throws -> EventStreamConnection {
         let connection = EventStreamConnection()
         let opened: Result<Void, any Error> = await withCheckedContinuation { continuation in
             let state = StreamState(onOpened: { continuation.resume(returning: $0) }, onEvent: onEvent)
             let thread = Thread {
-                connection.run(state, url: HTTPTransport.url(path, query: query), socketPath: socketPath, token: token, lastEventID: lastEventID)
+                connection.run(state, url: HTTPTransport.url(path, query: query), socketPath: socketPath, token: token, appHeader: appHeader, lastEventID: lastEventID)
                 onEnd()
             }
             thread.name = "chime.client.events"
@@ -52,7 +52,7 @@ final class EventStreamConnection: Sendable {
         }
     }
 
-    private func run(_ state: StreamState, url: String, socketPath: String, token: String, lastEventID: String?) {
+    private func run(_ state: StreamState, url: String, socketPath: String, token: String, appHeader: String?, lastEventID: String?) {
         guard let multi = curl_multi_init(), let easy = curl_easy_init() else {
             state.finish(APIError(.notConnected, "libcurl could not start a transfer"))
             return
@@ -60,6 +60,7 @@ final class EventStreamConnection: Sendable {
         var headers: UnsafeMutablePointer<curl_slist>?
         headers = curl_slist_append(headers, "Authorization: Bearer \(token)")
         headers = curl_slist_append(headers, "Accept: text/event-stream")
+        if let appHeader { headers = curl_slist_append(headers, appHeader) }
         if let lastEventID { headers = curl_slist_append(headers, "Last-Event-ID: \(lastEventID)") }
         let context = Unmanaged.passUnretained(state).toOpaque()
         _ = chime_curl_setopt_string(easy, CURLOPT_UNIX_SOCKET_PATH, socketPath)

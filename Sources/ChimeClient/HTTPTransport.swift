@@ -18,14 +18,17 @@ final class HTTPTransport: Sendable {
 
     let socketPath: String
     let token: String
+    /// `Chime-App: <app>` (percent-encoded), sent by a client that speaks for an app.
+    let appHeader: String?
     private let loop: CurlLoop
     /// The largest answer read: a page of a thousand requests is a few megabytes.
     static let maximumResponseSize = 64 << 20
 
-    init(socketPath: String, token: String) {
+    init(socketPath: String, token: String, appIdentifier: String? = nil) {
         Self.initializeLibrary
         self.socketPath = socketPath
         self.token = token
+        appHeader = appIdentifier.map { "Chime-App: " + PercentEncoding.encodeSegment($0) }
         loop = CurlLoop(name: "chime.client.http")
     }
 
@@ -79,6 +82,7 @@ final class HTTPTransport: Sendable {
         var headers: UnsafeMutablePointer<curl_slist>?
         headers = curl_slist_append(headers, "Authorization: Bearer \(token)")
         headers = curl_slist_append(headers, "Accept: application/json")
+        if let appHeader { headers = curl_slist_append(headers, appHeader) }
         if body != nil { headers = curl_slist_append(headers, "Content-Type: \(WireFormat.jsonMediaType)") }
         _ = chime_curl_setopt_string(curl, CURLOPT_UNIX_SOCKET_PATH, socketPath)
         _ = chime_curl_setopt_string(curl, CURLOPT_URL, url)

@@ -28,6 +28,9 @@ public struct DaemonConfiguration: Sendable {
     public var idleTimeout = 60
     /// Event streams open at once.
     public var maximumEventStreams = 16_384
+    /// Where processes are looked up to tell sandboxed apps (`<procRoot>/<pid>/root/.flatpak-info`):
+    /// `/proc`, or a folder of fakes in tests.
+    public var procRoot = "/proc"
 
     public init(paths: DaemonPaths) {
         self.paths = paths
@@ -94,6 +97,7 @@ public enum DaemonCommand: Sendable {
                                    `http` file; `none` serves only the Unix socket.
           --max-connections <n>    Connections served at once on each listener (default 4096).
           --idle-timeout <seconds> Close connections idle this long (default 60).
+          --proc-root <dir>        Look up client processes here instead of /proc (for tests).
           --verbose                Log debug lines too.
           --paths                  Print the data, store, registry, socket and token paths, and exit.
           -h, --help               Show this help.
@@ -127,6 +131,10 @@ public enum DaemonCommand: Sendable {
                 let given = try value(argument)
                 guard let choice = HeadlessAuthorization(rawValue: given) else { throw UsageError(description: "--authorization must be ask, allow or deny, not '\(given)'") }
                 configuration.authorization = choice
+            case "--proc-root":
+                let given = try value(argument)
+                guard given.hasPrefix("/") else { throw UsageError(description: "--proc-root must be an absolute path, not '\(given)'") }
+                configuration.procRoot = given
             case "--presentation-timeout":
                 let given = try value(argument)
                 guard let seconds = Double(given), seconds > 0, seconds <= 60 else {

@@ -111,7 +111,7 @@ public enum DaemonMain {
 
         // The token, then the socket: a client that finds the socket finds this daemon's token beside it.
         let token = try writeToken(paths.tokenFile)
-        let handler = APIHandler(service: service, access: .init(token: token, userID: getuid(), hosts: []), log: log)
+        let handler = APIHandler(service: service, access: .init(token: token, userID: getuid(), hosts: [], procRoot: configuration.procRoot), log: log)
         var server = HTTPServer.Configuration()
         // Each listener may hold this many; the rest of the descriptors stay for the store, the bus, launches.
         server.connectionLimit = max(16, min(configuration.maximumConnections, (descriptors - 128) / (configuration.http == nil ? 1 : 2)))

@@ -190,6 +190,72 @@ struct DaemonTrustTests {
         #expect(try await linked.errors.allLines().contains { $0.contains("symbolic link") })
     }
 
+    /// Whether `body` fails with 403 forbidden.
+    static func isForbidden(_ body: () async throws -> Void) async -> Bool {
+        do {
+            try await body()
+            return false
+        } catch let error as APIError {
+            return error.apiCode == .forbidden
+        } catch {
+            return false
+        }
+    }
+
+    /// An app connection (`DaemonClient` with an app sends `Chime-App`) acts only for itself and makes none
+    /// of the user's decisions; the user's connection (the CLI) still does everything.
+    @Test func anAppActsOnlyForItselfAndTheUserDecides() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let user = try await home.connectAsUser()
+        #expect(try await user.requestAuthorization(options: [.alert], app: "com.example.victim"))
+        try await user.add([try request("secret", title: "Victim's secret")], app: "com.example.victim")
+
+        let app = try await home.connect(app: "com.example.intruder")
+        #expect(try await app.requestAuthorization(options: [.alert]), "asking is the app's")
+        try await app.add([try request("mine")])
+        #expect(try await app.pendingRequests().map(\.request.identifier) == ["mine"])
+        #expect(await Self.isForbidden { _ = try await app.pendingRequests(app: "com.example.victim") })
+        #expect(await Self.isForbidden { try await app.removePending(nil, app: "com.example.victim") })
+        #expect(await Self.isForbidden { _ = try await app.pendingRequests(all: true) })
+        #expect(await Self.isForbidden { _ = try await app.setAuthorization(app: "com.example.intruder", allowed: true) })
+        #expect(await Self.isForbidden { try await app.updateSettings(NotificationSettings(), app: "com.example.intruder") })
+        #expect(await Self.isForbidden { try await app.registerApp(AppEntry(identifier: "com.example.intruder", launchCommand: ["/bin/true"])) })
+        #expect(await Self.isForbidden { _ = try await app.focus(true) })
+        #expect(await Self.isForbidden { _ = try await app.apps() })
+        await #expect(throws: APIError.self) { _ = try await home.connect(app: "com.example.intruder2").pendingRequests(app: "com.example.victim") }
+
+        #expect(try await user.pendingRequests(app: "com.example.victim").map(\.request.identifier) == ["secret"])
+        #expect(try await user.focus(false).on == false, "the user still decides")
+        #expect(await daemon.terminate() == 0)
+    }
+
+    /// A Flatpak app is confined to the app id its sandbox names, whatever it says: here the test process
+    /// itself appears sandboxed, through a fake `/proc/<pid>/root/.flatpak-info` under a test root.
+    @Test func aSandboxedAppReachesOnlyItsOwnAppID() async throws {
+        let home = try DaemonHome()
+        let procRoot = home.root.appendingPathComponent("proc")
+        let info = procRoot.appendingPathComponent("\(getpid())/root/.flatpak-info")
+        try FileManager.default.createDirectory(at: info.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("[Application]\nname=org.example.Sandboxed\nruntime=runtime/org.freedesktop.Platform/x86_64/23.08\n".utf8).write(to: info)
+        let daemon = try await home.start(["--proc-root", procRoot.path])
+
+        let client = try await home.connectAsUser()  // no Chime-App header: the sandbox decides
+        #expect(try await client.requestAuthorization(options: [.alert], app: "org.example.Sandboxed"))
+        try await client.add([try request("own")], app: "org.example.Sandboxed")
+        #expect(try await client.pendingRequests(app: "org.example.Sandboxed").map(\.request.identifier) == ["own"])
+        #expect(await Self.isForbidden { try await client.add([try request("forged")], app: "com.example.other") })
+        #expect(await Self.isForbidden { _ = try await client.pendingRequests(all: true) })
+        #expect(await Self.isForbidden { _ = try await client.setAuthorization(app: "org.example.Sandboxed", allowed: true) })
+        let claiming = try await home.connect(app: "com.example.other")  // saying otherwise changes nothing
+        #expect(await Self.isForbidden { _ = try await claiming.pendingRequests() })
+
+        // Not sandboxed any more: the user again.
+        try FileManager.default.removeItem(at: info)
+        #expect(try await client.pendingRequests(all: true).map(\.request.identifier) == ["own"])
+        #expect(await daemon.terminate() == 0)
+    }
+
     /// The mode bits of `url` (permission bits only), or nil when it does not exist.
     static func mode(_ url: URL) -> mode_t? {
         var info = stat()

@@ -20,11 +20,14 @@ public final class APIHandler: HTTPHandler {
         public var userID: UInt32
         /// The `Host` values TCP requests may carry (`127.0.0.1:PORT`, `localhost:PORT`).
         public var hosts: Set<String>
+        /// Where client processes are looked up to tell sandboxed apps (`/proc`).
+        public var procRoot: String
 
-        public init(token: String, userID: UInt32, hosts: Set<String>) {
+        public init(token: String, userID: UInt32, hosts: Set<String>, procRoot: String = "/proc") {
             self.token = token
             self.userID = userID
             self.hosts = hosts
+            self.procRoot = procRoot
         }
     }
 
@@ -49,8 +52,10 @@ public final class APIHandler: HTTPHandler {
 
     public func screen(_ head: HTTPRequestHead) -> HTTPResponse? {
         let access = access.withLock { $0 }
+        var pid: Int32?
         switch head.peer {
-        case .unix(let uid):
+        case .unix(let uid, let peerPID):
+            pid = peerPID
             guard uid == access.userID else {
                 return errorResponse(APIError(.forbidden, "the API's socket serves only its owner's processes"))
             }
@@ -65,6 +70,12 @@ public final class APIHandler: HTTPHandler {
             var refusal = errorResponse(APIError(.unauthenticated, "send the daemon's token as Authorization: Bearer <token>"))
             refusal.headers.append(("WWW-Authenticate", #"Bearer realm="chimed""#))
             return refusal
+        }
+        let identity = ClientIdentity.resolve(pid: pid, declaredApp: head.headers[ClientIdentity.appHeader], procRoot: access.procRoot)
+        if identity != .user, case .route(let route, let parameters) = Route.match(method: head.method, path: head.path),
+            let refusal = AppConfinement.refusal(route, parameters: parameters, identity: identity)
+        {
+            return errorResponse(refusal)
         }
         return nil
     }

@@ -3,8 +3,8 @@ public import Foundation
 /// How a request reached the server: which kind of listening socket, and on a Unix socket the user at the
 /// other end.
 public enum HTTPPeer: Sendable, Hashable {
-    /// A Unix socket; `uid` from `SO_PEERCRED`, `nil` when the kernel did not say.
-    case unix(uid: UInt32?)
+    /// A Unix socket; `uid` and `pid` from `SO_PEERCRED`, `nil` when the kernel did not say.
+    case unix(uid: UInt32?, pid: Int32?)
     /// A TCP socket (loopback by default).
     case tcp
 }

@@ -260,8 +260,10 @@ public final class HTTPServer: Sendable {
         case .tcp: return .tcp
         case .unix:
             var uid: uid_t = 0
+            var pid: pid_t = 0
             let socket = chime_connection_fd(connection)
-            return .unix(uid: socket >= 0 && chime_peer_uid(socket, &uid) == 0 ? uid : nil)
+            guard socket >= 0, chime_peer_credentials(socket, &pid, &uid) == 0 else { return .unix(uid: nil, pid: nil) }
+            return .unix(uid: uid, pid: pid)
         }
     }
 
