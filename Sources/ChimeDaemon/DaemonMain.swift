@@ -119,6 +119,8 @@ public enum DaemonMain {
         server.maximumBodySize = WireFormat.maximumBodySize
 
         await engine.start()
+        // The engine takes answers now: buttons of what the last run showed work again.
+        await desktop?.restoreShownNotifications()
         unlink(paths.socketFile.path)  // a killed daemon's: the lock says nobody serves it
         let socketServer = try HTTPServer(listening: try ListeningSocket.unix(path: paths.socketFile.path), configuration: server, handler: handler, log: log)
         var tcpServer: HTTPServer?
@@ -167,6 +169,7 @@ public enum DaemonMain {
         await monitor?.stop()
         await engine.stop()
         await desktop?.idle()
+        await desktop?.saveShownNotifications()
         await queue.close()
         await store.close()
         withExtendedLifetime(lock) {}
@@ -191,22 +194,22 @@ public enum DaemonMain {
 
     static func desktopPresenter(_ configuration: DaemonConfiguration, registry: AppRegistry, sink: ServiceLink, log: DaemonLog) async -> DesktopPresenter? {
         guard configuration.presenter != .log else { return nil }
-        let presenter = DesktopPresenter(
-            configuration: .init(
-                apps: { identifier in
-                    let entry = registry.entry(identifier)
-                    let icon = entry?.iconPath.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0).absoluteString : $0 }
-                    return DesktopAppInfo(displayName: entry?.displayName, iconName: icon)
-                },
-                callTimeout: .seconds(3),
-                // Without inline replies the server cannot take the text: say how to send it.
-                onReplyNeeded: { request in
-                    log.warning(
-                        "\(request.appIdentifier)/\(request.notificationIdentifier): “\(request.actionTitle)” takes a typed reply, which this notification server cannot collect; send it with: chime respond --app '\(request.appIdentifier)' --id '\(request.notificationIdentifier)' --action '\(request.actionIdentifier)' --text '…'"
-                    )
-                },
-                onResponse: { app, outcome in sink.forward(app: app, outcome) }),
-            log: log)
+        var desktopConfiguration = DesktopPresenter.Configuration(
+            apps: { identifier in
+                let entry = registry.entry(identifier)
+                let icon = entry?.iconPath.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0).absoluteString : $0 }
+                return DesktopAppInfo(displayName: entry?.displayName, iconName: icon)
+            },
+            callTimeout: .seconds(3),
+            // Without inline replies the server cannot take the text: say how to send it.
+            onReplyNeeded: { request in
+                log.warning(
+                    "\(request.appIdentifier)/\(request.notificationIdentifier): “\(request.actionTitle)” takes a typed reply, which this notification server cannot collect; send it with: chime respond --app '\(request.appIdentifier)' --id '\(request.notificationIdentifier)' --action '\(request.actionIdentifier)' --text '…'"
+                )
+            },
+            onResponse: { app, outcome in sink.forward(app: app, outcome) })
+        desktopConfiguration.shownFile = configuration.paths.dataDirectory.appendingPathComponent("desktop-shown.json")
+        let presenter = DesktopPresenter(configuration: desktopConfiguration, log: log)
         if let server = await presenter.notificationServer() {
             log.info("showing notifications through \(server.name.isEmpty ? "the notification server" : server.name) (\(server.capabilities.joined(separator: ", ")))")
             return presenter

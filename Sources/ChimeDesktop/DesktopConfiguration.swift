@@ -68,6 +68,10 @@ extension DesktopPresenter {
         /// a daemon launches or raises the app for `ResponseOutcome.launch` and queues responses the app
         /// did not receive (`deliveredToApp == false`).
         public var onResponse: (@Sendable (_ appIdentifier: String, _ outcome: ResponseOutcome) -> Void)?
+        /// Where the presenter keeps which server notification shows which of ours (mode 0600), so that
+        /// a button pressed after a restart still reaches the app (`restoreShownNotifications()`); `nil`
+        /// keeps it in memory only.
+        public var shownFile: URL?
 
         public init(
             bus: BusAddress = .session,

@@ -11,6 +11,7 @@ extension DesktopPresenter {
             case .serverChanged: state.shown.serverChanged()
             }
         }
+        shownChanged()
         carryOut(decisions)
     }
 

@@ -68,6 +68,7 @@ extension DesktopPresenter {
         let decisions = state.withLock {
             $0.shown.notifyFinished(for: owner, serverID: serverID, sequence: sequence, meanings: request.meanings)
         }
+        shownChanged()
         carryOut(decisions)
     }
 
@@ -77,6 +78,7 @@ extension DesktopPresenter {
         let serverIDs = state.withLock { state in
             identifiers.compactMap { state.shown.remove(.notification(NotificationKey(appIdentifier: appIdentifier, identifier: $0))) }
         }
+        shownChanged()
         await close(serverIDs: serverIDs, describing: appIdentifier)
     }
 

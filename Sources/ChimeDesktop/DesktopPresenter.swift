@@ -41,8 +41,10 @@ import Synchronization
 /// suspends until the user answers the prompt. All methods may be called from any task.
 ///
 /// **Lifetime.** The connection opens on first use and reopens after the bus went away. Releasing the
-/// presenter closes it; open prompts are answered `nil`. Notifications the presenter showed are known
-/// only while it runs: answers to notifications shown by an earlier process are ignored.
+/// presenter closes it; open prompts are answered `nil`. With `Configuration.shownFile`, what it showed is
+/// kept on disk, and a later process on the same server takes it back (`restoreShownNotifications()`),
+/// so a button pressed after a restart still reaches the app; without it, answers to notifications an
+/// earlier process showed are ignored.
 public final class DesktopPresenter: NotificationPresenter, AuthorizationResolver {
     enum Operation: Sendable {
         case present(Presentation)
@@ -56,6 +58,8 @@ public final class DesktopPresenter: NotificationPresenter, AuthorizationResolve
     struct State {
         weak var engine: NotificationEngine?
         var shown = ShownNotifications()
+        /// A save of `shown` to `Configuration.shownFile` is on its way.
+        var shownSaveScheduled = false
         var nextPrompt = 0
         var prompts: [Int: CheckedContinuation<Bool?, Never>] = [:]
         /// Operations queued and not yet carried out, and answers sent to the engine and not yet done.

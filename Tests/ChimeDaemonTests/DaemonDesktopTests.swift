@@ -50,6 +50,35 @@ struct DaemonDesktopTests {
         await bus.stop()
     }
 
+    /// chimed restarts while its notification is on the desktop; the user presses it afterwards: the new
+    /// process knows it (the presenter's map is kept in the data folder), and the answer reaches the app.
+    @Test func aNotificationPressedAfterARestartStillReachesItsApp() async throws {
+        let bus = try await PrivateBus.start()
+        let server = try await FakeNotificationServer.start(on: bus)
+        let home = try DaemonHome()
+        var daemon = try await home.start(bus: bus)
+        let app = try await home.connect(app: "com.example.kettle")
+        async let allowed = app.requestAuthorization(options: [.alert])
+        let prompt = try await server.nextCall("Notify") { $0.actions.contains("chime-allow") }
+        try await server.invoke(id: prompt.id, key: "chime-allow")
+        #expect(try await allowed)
+        try await app.add([try request("boiled", in: 1)])
+        let shown = try await server.nextCall("Notify") { $0.summary == "Hello" }
+        app.close()
+        #expect(await daemon.terminate() == 0)
+
+        daemon = try await home.start(bus: bus)
+        _ = try await daemon.log.take("the restore") { $0.contains("took back 1 notifications shown before the restart") }
+        try await server.invoke(id: shown.id, key: "default")
+        let cli = try await home.connect()
+        try await eventually("the answer queued for the app") {
+            try await cli.apps().first { $0.entry.identifier == "com.example.kettle" }?.queuedResponses == 1
+        }
+        #expect(await daemon.terminate() == 0)
+        await server.stop()
+        await bus.stop()
+    }
+
     @Test func stoppingWhileTheUserHasNotAnsweredAnswersTheAppAndExitsCleanly() async throws {
         let bus = try await PrivateBus.start()
         let server = try await FakeNotificationServer.start(on: bus)

@@ -79,6 +79,24 @@ struct ShownNotifications {
         return waiting.flatMap { handle($0) }
     }
 
+    /// Each app notification shown now: its key, the server's id, what its keys mean.
+    var savedEntries: [(key: NotificationKey, serverID: UInt32, meanings: [String: NotifyRequest.ActionMeaning])] {
+        entries.compactMap { owner, entry in
+            guard case .notification(let key) = owner else { return nil }
+            return (key, entry.serverID, entry.meanings)
+        }
+    }
+
+    /// Takes `key`'s notification as shown with `serverID` by an earlier process, unless either is known
+    /// already; returns whether it did.
+    mutating func adopt(_ key: NotificationKey, serverID: UInt32, meanings: [String: NotifyRequest.ActionMeaning]) -> Bool {
+        let owner = Owner.notification(key)
+        guard entries[owner] == nil, owners[serverID] == nil else { return false }
+        entries[owner] = Entry(serverID: serverID, since: 0, meanings: meanings)
+        owners[serverID] = owner
+        return true
+    }
+
     /// Forgets `owner`'s notification (it is being withdrawn); returns the server id to close.
     mutating func remove(_ owner: Owner) -> UInt32? {
         guard let entry = entries.removeValue(forKey: owner) else { return nil }
