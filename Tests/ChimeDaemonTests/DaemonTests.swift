@@ -98,6 +98,36 @@ struct DaemonTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// The user answers while the app is away; when the app comes back and decides about the replayed
+    /// response, its decision is applied to the notification as it is then: new buttons, or dismissal.
+    @Test func anAppsDecisionAboutAReplayedResponseIsApplied() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let cli = try await home.connect()
+        #expect(try await cli.requestAuthorization(options: [.alert], app: "com.example.movies"))
+        try await cli.setCategories([try Seeds.ratingCategory()], app: "com.example.movies")
+        try await cli.add([try request("past-lives", in: 1, category: "rating"), try request("aftersun", in: 1, category: "rating")], app: "com.example.movies")
+        try await daemon.presented("com.example.movies", "past-lives")
+        try await daemon.presented("com.example.movies", "aftersun")
+        for id in ["past-lives", "aftersun"] {
+            #expect(try await cli.respond(app: "com.example.movies", notification: id, action: .action("rate")).queued)
+        }
+
+        let app = try await home.connect(app: "com.example.movies", subscribe: true)
+        guard case .response(let first) = try await nextEvent(app), case .response(let second) = try await nextEvent(app) else {
+            Issue.record("expected both queued responses")
+            return
+        }
+        let byID = Dictionary(uniqueKeysWithValues: [first, second].map { ($0.response.notification.identifier, $0) })
+        try await app.acknowledge(try #require(byID["past-lives"]), disposition: WireDisposition(actions: try Seeds.stars(), outcome: .keepOnScreen))
+        try await app.acknowledge(try #require(byID["aftersun"]), disposition: WireDisposition(outcome: .dismiss))
+
+        let delivered = try await cli.deliveredNotifications(app: "com.example.movies")
+        #expect(delivered.map(\.notification.identifier) == ["past-lives"], "the dismissed one left the list")
+        #expect(delivered.first?.notification.actionsOverride?.map(\.identifier) == ["star-1", "star-2", "star-3"])
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func aResponseToAnAbsentAppIsQueuedAcrossRestartsAndReplayedOnce() async throws {
         let home = try DaemonHome()
         var daemon = try await home.start()

@@ -82,7 +82,8 @@ public struct WireDisposition: Codable, Sendable, Hashable {
 
 /// `POST /v1/apps/{app}/responses/{delivery}/acknowledgment`: the app handled a response event; the daemon
 /// forgets it, and applies `disposition` when it waits for the app's decision (the stream was opened with
-/// `decides=true`). Without one, the standard behaviour.
+/// `decides=true`), or afterwards for a response replayed to an app that was away (see
+/// `NotificationEngine.applyLateDecision`). Without one, the standard behaviour.
 public struct Acknowledgment: Codable, Sendable, Hashable {
     public var disposition: WireDisposition?
     public init(disposition: WireDisposition? = nil) { self.disposition = disposition }

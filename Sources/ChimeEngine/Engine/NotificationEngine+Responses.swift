@@ -145,6 +145,33 @@ extension NotificationEngine {
         }
     }
 
+    /// Applies an app's decision that came after the response's standard behaviour was applied (the app
+    /// was away; its response was queued and replayed when it came back), to the notification as it is
+    /// now. Nothing happens when the notification is no longer delivered.
+    ///
+    /// - New or cleared buttons are the notification's from now on (in the list, and the next time it
+    ///   shows).
+    /// - `.dismiss` takes it out of the list, as the app wanted.
+    /// - `.keepOnScreen` cannot bring back what the standard behaviour took off the screen without
+    ///   alerting the user again, so it keeps the notification where it is (in the list); and
+    ///   `.performDefaultAction` changes nothing: the app is running, it is the one that answered.
+    public func applyLateDecision(_ disposition: ResponseDisposition, appIdentifier: String, notificationIdentifier: String) async throws {
+        guard let notification = try await store.deliveredNotification(appIdentifier: appIdentifier, identifier: notificationIdentifier)
+            ?? unlisted.notification(appIdentifier: appIdentifier, identifier: notificationIdentifier)
+        else { return }
+        var current = notification
+        switch disposition.actions {
+        case .keep: break
+        case .replace(let actions): current = try notification.replacingActions(actions)
+        case .clear: current = try notification.replacingActions([])
+        }
+        if disposition.outcome == .dismiss {
+            try await removeDelivered(appIdentifier: appIdentifier, identifiers: [notificationIdentifier])
+        } else if current != notification {
+            try await store.updateDelivered(appIdentifier: appIdentifier, current)
+        }
+    }
+
     private func apply(_ disposition: ResponseDisposition, to notification: DeliveredNotification, appIdentifier: String, userAction: UserAction) async throws {
         var current = notification
         switch disposition.actions {

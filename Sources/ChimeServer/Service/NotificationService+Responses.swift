@@ -63,12 +63,17 @@ extension NotificationService {
     ///   acknowledged). A decision that comes after the timeout still removes the response.
     public func acknowledge(_ app: String, delivery: String, _ acknowledgment: Acknowledgment) async throws {
         presence.answered(app)
+        let disposition = acknowledgment.disposition.map(ResponseDisposition.init) ?? .standard
+        // A decision about a response that was replayed (its standard behaviour applied when it was queued)
+        // is applied afterwards, to the notification as it is now: which one it was is in the queue.
+        let queued = disposition == .standard ? nil : try await queue.entries(app: app, limit: 10_000).first { $0.delivery == delivery }
         let removed = try await queue.remove(delivery: delivery, app: app)
-        // A decision nobody waits for (the response was replayed and its standard behaviour applied when it
-        // was queued, or the wait timed out) changes nothing.
-        decisions.decide(delivery, with: acknowledgment.disposition.map(ResponseDisposition.init) ?? .standard)
+        let waited = decisions.decide(delivery, with: disposition)
         statusCache.invalidate()
         guard removed else { throw APIError(.notFound, field: "delivery", "no queued response of this app has that delivery identifier") }
+        if !waited, let queued {
+            try await engine.applyLateDecision(disposition, appIdentifier: app, notificationIdentifier: queued.response.notification.identifier)
+        }
         await replayMore(to: app, acknowledged: delivery)
     }
 
