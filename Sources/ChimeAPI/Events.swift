@@ -26,6 +26,16 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case pendingChanged
     /// The stream could not resume where the client left off: reload whatever it shows.
     case reset
+    /// The last event of an app's stream: another connection of the same app opened its stream, and
+    /// takes its responses and questions from now on. A client that did not expect it should not
+    /// reconnect (two would take turns): someone else speaks for the app.
+    case replaced
+}
+
+/// `replaced`: which connection took over.
+public struct ReplacedEvent: Codable, Sendable, Hashable {
+    public var app: String
+    public init(app: String) { self.app = app }
 }
 
 /// A response for the app: handle it, then acknowledge its `delivery`; unacknowledged ones come again when

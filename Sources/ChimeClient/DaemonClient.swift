@@ -11,6 +11,9 @@ public enum DaemonEvent: Sendable, Hashable {
     /// A notification arrives while the app is in the foreground: answer with `answer(_:options:)` within
     /// the daemon's timeout (5 s), else the system presents it.
     case willPresent(WillPresentEvent)
+    /// Another connection of the same app opened its stream and speaks for the app from now on; this
+    /// stream ends. Do not reconnect unless the app wants to take its events back.
+    case replaced
 }
 
 /// A client of `chimed`'s HTTP API, for the `chime` command and for apps in client mode.
@@ -125,6 +128,7 @@ public final class DaemonClient: Sendable {
         switch EventKind(rawValue: event.event) {
         case .response: return (try? decoder.decode(ResponseEvent.self, from: data)).map(DaemonEvent.response)
         case .willPresent: return (try? decoder.decode(WillPresentEvent.self, from: data)).map(DaemonEvent.willPresent)
+        case .replaced: return .replaced
         default: return nil
         }
     }

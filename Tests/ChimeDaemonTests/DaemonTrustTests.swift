@@ -230,6 +230,32 @@ struct DaemonTrustTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// One connection speaks for an app: a second subscriber replaces the first, visibly — the first is
+    /// told (`replaced`) and its stream ends, the daemon's log says so, and responses go to the second.
+    @Test func aSecondSubscriberReplacesTheFirstVisibly() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let first = try await home.connect(app: "com.example.chat", subscribe: true)
+        #expect(try await first.requestAuthorization(options: [.alert]))
+        let second = try await home.connect(app: "com.example.chat", subscribe: true)
+        #expect(try await nextEvent(first) == .replaced)
+        var rest: [DaemonEvent] = []
+        for await event in first.events { rest.append(event) }
+        #expect(rest.isEmpty, "the first stream ended after it was told")
+        _ = try await daemon.log.take("the replacement") { $0.contains("com.example.chat opened a new event stream; the older one was told it was replaced") }
+
+        try await second.add([try request("message", in: 1)])
+        try await daemon.presented("com.example.chat", "message")
+        let user = try await home.connectAsUser()
+        #expect(try await user.respond(app: "com.example.chat", notification: "message", action: .open).deliveredToApp)
+        guard case .response(let event) = try await nextEvent(second) else {
+            Issue.record("expected the response on the second stream")
+            return
+        }
+        try await second.acknowledge(event)
+        #expect(await daemon.terminate() == 0)
+    }
+
     /// A Flatpak app is confined to the app id its sandbox names, whatever it says: here the test process
     /// itself appears sandboxed, through a fake `/proc/<pid>/root/.flatpak-info` under a test root.
     @Test func aSandboxedAppReachesOnlyItsOwnAppID() async throws {

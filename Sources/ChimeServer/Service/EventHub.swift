@@ -161,6 +161,20 @@ public final class EventHub: Sendable {
         for body in bodies { body.finish() }
     }
 
+    /// Ends every stream of `audience` but `kept` with a last event of `kind` (not kept for resuming: it
+    /// concerns only those streams); returns how many ended.
+    @discardableResult
+    public func end(_ audience: Audience, except kept: Int, with kind: EventKind, _ payload: some Encodable & Sendable) -> Int {
+        let bodies = state.withLock { $0.streams.filter { $0.key != kept && $0.value.audience == audience }.map(\.value.body) }
+        guard !bodies.isEmpty, let data = try? WireFormat.encoder().encode(payload) else { return 0 }
+        let frame = ServerSentEvent(id: nil, event: kind.rawValue, data: String(decoding: data, as: UTF8.self)).encoded
+        for body in bodies {
+            body.write(frame)
+            body.finish()
+        }
+        return bodies.count
+    }
+
     /// Closes the streams of `audience` now (a test of reconnection; an app removed).
     public func close(_ audience: Audience) {
         let bodies = state.withLock { $0.streams.values.filter { $0.audience == audience }.map(\.body) }

@@ -28,6 +28,9 @@ extension NotificationService {
         }
         if !subscription.resumed && queued.count == batch { replaying.withLock { $0[app] = Set(queued.map(\.delivery)) } }
         presence.opened(AppPresence.Stream(id: subscription.id, foreground: foreground, decidesResponses: decidesResponses), app: app)
+        // One connection speaks for an app: a newer one replaces the others, which are told so.
+        let replaced = events.end(.app(app), except: subscription.id, with: .replaced, ReplacedEvent(app: app))
+        if replaced > 0 { log.info("\(app) opened a new event stream; the \(replaced == 1 ? "older one was" : "\(replaced) older ones were") told it was replaced and closed") }
         let bridge = bridges.withLock { bridges in
             if let bridge = bridges[app] { return bridge }
             let bridge = AppBridge(app: app, service: self)

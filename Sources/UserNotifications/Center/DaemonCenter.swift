@@ -103,12 +103,23 @@ final class DaemonCenter: CenterService {
         let subscribed = try await DaemonClient.connect(
             appIdentifier: appIdentifier, subscribe: true, foreground: isForeground, decidesResponses: true, paths: paths)
         let listener = Task { [weak self, weak delegate] in
+            var replaced = false
             for await event in subscribed.events {
                 guard let self else { return }
+                if case .replaced = event {
+                    replaced = true
+                    continue
+                }
                 await self.handle(event, from: subscribed, delegate: delegate)
             }
-            // The events ended: closed by this center (the task is cancelled), or the daemon went away.
+            // The events ended: closed by this center (the task is cancelled), replaced by a newer stream
+            // of this app (this center's own, or another process's: taking it back would make the two
+            // take turns), or the daemon went away.
             guard !Task.isCancelled, let self, let delegate else { return }
+            if replaced {
+                self.log.debug("UserNotifications: a newer connection of \(self.appIdentifier) took its events from chimed")
+                return
+            }
             await self.resubscribe(delegate, isForeground: isForeground, replacing: subscribed)
         }
         let previous = subscription.withLock { subscription in
@@ -136,6 +147,8 @@ final class DaemonCenter: CenterService {
 
     private func handle(_ event: DaemonEvent, from connection: DaemonClient, delegate: (any NotificationCenterDelegate)?) async {
         switch event {
+        case .replaced:
+            break
         case .willPresent(let question):
             // Not in line behind a response handler that takes its time: the daemon waits for this answer.
             Task {
