@@ -66,3 +66,20 @@ struct DaemonStorageTests {
         #expect(await daemon.terminate() == 0)
     }
 }
+
+extension DaemonStorageTests {
+    /// chimed started on a data folder whose file system is read-only says so and what to do, and exits.
+    @Test func aReadOnlyDataFolderIsSaidAsSuch() async throws {
+        let home = try DaemonHome()
+        let data = home.root.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let mount = try await Subprocess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m,ro", "tmpfs", data.path])
+        try #require(mount.status == 0, "mounting a tmpfs needs root: \(mount.standardError)")
+        defer { umount2(data.path, 2) }
+        let daemon = try ChildProcess(DaemonHome.executable, ["--presenter", "log"], environment: home.environment, name: "chimed")
+        #expect(await daemon.exitStatus() == 1)
+        let lines = try await daemon.errors.allLines()
+        #expect(lines.contains { $0.contains("Chime's data folder is on a read-only file system; remount it writable or point XDG_DATA_HOME elsewhere") },
+            "\(lines)")
+    }
+}

@@ -16,13 +16,10 @@ public enum PrivateFiles {
         public let errorNumber: Int32
 
         public var description: String {
-            let reason = String(cString: strerror(errorNumber))
+            if let problem = StorageProblem(errorNumber: errorNumber) { return "cannot create \(path): \(problem.advice)" }
             switch errorNumber {
-            case ENOSPC, EDQUOT: return "cannot create \(path): the disk is full (\(reason)); free some space and try again"
-            case EACCES, EPERM: return "cannot create \(path): permission denied; the folder must be writable by this user"
-            case EROFS: return "cannot create \(path): the file system is read-only"
             case ENOTDIR, EEXIST: return "cannot create \(path): a file that is not a folder is in the way"
-            default: return "cannot create \(path): \(reason)"
+            default: return "cannot create \(path): \(String(cString: strerror(errorNumber)))"
             }
         }
     }
