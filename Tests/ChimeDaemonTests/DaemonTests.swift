@@ -275,6 +275,17 @@ struct DaemonAppTests {
         await app.answer(question, options: [.list])
         try await eventually("delivered") { try await app.deliveredNotifications().count == 1 }
 
+        // Shown as a banner only: not in Notification Center, so not in the delivered list.
+        try await app.add([try request("banner-only", in: 1)])
+        guard case .willPresent(let bannerQuestion) = try await nextEvent(app) else {
+            Issue.record("expected willPresent")
+            return
+        }
+        await app.answer(bannerQuestion, options: [.banner])
+        try await daemon.presented("com.example.fg", "banner-only")
+        #expect(try await app.deliveredNotifications().map(\.notification.identifier) == ["asked"])
+        #expect(try await app.pendingRequests().isEmpty, "its fire was recorded")
+
         // An app that never answers does not hold the notification back.
         try await app.add([try request("ignored", in: 1)])
         guard case .willPresent = try await nextEvent(app) else {
