@@ -50,6 +50,10 @@ public struct AddCommand: Equatable {
     public var categoryIdentifier = ""
     /// `--attach`, in order.
     public var attachmentPaths: [String] = []
+    /// `--move`: hand the attached files themselves to the notification center (as iOS moves an app's
+    /// files) instead of copies, which is the default: the command line is the user's tool, and their
+    /// files stay where they are.
+    public var movesAttachments = false
     public var interruptionLevel: InterruptionLevel?
     public var when = When.now
     /// `--payload apns.json`: the content comes from an APNs payload file.
@@ -76,8 +80,10 @@ public struct AddCommand: Equatable {
           --badge <n>               Set the app's badge to n (0 clears it).
           --thread <id>             Group with notifications of the same thread.
           --category <id>           The app's category, which gives the buttons.
-          --attach <file>           Attach an image, sound or movie (repeatable). The file is moved into the
-                                    notification center, as on iOS.
+          --attach <file>           Attach an image, sound or movie (repeatable). A copy goes to the
+                                    notification center; the file stays where it is.
+          --move                    Move the attached files into the notification center instead of
+                                    copying them (as iOS does with an app's files).
           --level <level>           passive, active, time-sensitive or critical.
           --payload <file>          Take the content from an APNs payload (JSON with an "aps" dictionary);
                                     the content options above are then not allowed.
@@ -147,6 +153,7 @@ public struct AddCommand: Equatable {
                 }
                 timeZone = zone
             case "--json": command.json = true
+            case "--move": command.movesAttachments = true
             default: throw UsageError("unknown option '\(option)'", command: name)
             }
         }

@@ -82,6 +82,27 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// The command line is the user's tool: `--attach` hands the notification center a copy, and the
+    /// user's file stays; `--move` moves it, as iOS does with an app's file.
+    @Test func attachingCopiesTheUsersFileUnlessToldToMoveIt() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let photo = try Seeds.pngFile()
+        defer { Seeds.remove(photo) }
+        let kept = await chime(["add", "--in", "1h", "--title", "Photo", "--id", "copied", "--attach", photo.path], home)
+        #expect(kept.exitCode == .success, "\(kept.standardError)")
+        #expect(FileManager.default.fileExists(atPath: photo.path), "the user's file is still there")
+        let stored = try FileManager.default.subpathsOfDirectory(atPath: home.paths.attachmentsDirectory.path).filter { $0.hasSuffix(".png") }
+        #expect(stored.count == 1, "\(stored)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("chime-attach-") }
+        #expect(leftovers.isEmpty, "the copies' folder is removed: \(leftovers)")
+
+        let moved = await chime(["add", "--in", "1h", "--title", "Photo", "--id", "moved", "--attach", photo.path, "--move"], home)
+        #expect(moved.exitCode == .success, "\(moved.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: photo.path), "--move hands over the file itself")
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func theChimeExecutableRunsTheSameCommands() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

@@ -33,6 +33,12 @@ struct CenterRunner {
     // MARK: add
 
     private func run(_ add: AddCommand) async throws -> String {
+        // The notification center moves attachments into its store; unless told to move the user's own
+        // files, it gets copies, made in a private folder that is removed whatever happens.
+        var add = add
+        let copies = add.movesAttachments || add.attachmentPaths.isEmpty ? nil : try AttachmentCopies(of: add.attachmentPaths)
+        defer { copies?.remove() }
+        if let copies { add.attachmentPaths = copies.paths }
         let request = try add.request(identifier: UUID().uuidString)
         // The command line asks as the app the first time, as an app does at its first start; on the
         // desktop that is a notification with Allow / Don't Allow.
