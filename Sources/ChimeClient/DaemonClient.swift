@@ -215,10 +215,13 @@ public final class DaemonClient: Sendable {
         try await everyPage { cursor in try await self.pendingPage(app: app, all: all, cursor: cursor, limit: Page<PendingItem>.limits.upperBound) }
     }
 
-    /// Removes these pending requests, or all of the app's when `identifiers` is `nil`.
-    public func removePending(_ identifiers: [String]?, app: String? = nil) async throws {
-        let _: RemoveResult = try await call(
+    /// Removes these pending requests, or all of the app's when `identifiers` is `nil`; returns how many
+    /// there were.
+    @discardableResult
+    public func removePending(_ identifiers: [String]?, app: String? = nil) async throws -> Int {
+        let result: RemoveResult = try await call(
             .removePending, [try self.app(app)], body: identifiers.map(RemoveSelection.init(identifiers:)) ?? .everything)
+        return result.removed
     }
 
     public func deliveredPage(app: String? = nil, all: Bool = false, cursor: String? = nil, limit: Int = Page<DeliveredItem>.defaultLimit) async throws
@@ -233,9 +236,13 @@ public final class DaemonClient: Sendable {
         try await everyPage { cursor in try await self.deliveredPage(app: app, all: all, cursor: cursor, limit: Page<DeliveredItem>.limits.upperBound) }
     }
 
-    public func removeDelivered(_ identifiers: [String]?, app: String? = nil) async throws {
-        let _: RemoveResult = try await call(
+    /// Removes these delivered notifications, or all of the app's when `identifiers` is `nil`; returns how
+    /// many there were.
+    @discardableResult
+    public func removeDelivered(_ identifiers: [String]?, app: String? = nil) async throws -> Int {
+        let result: RemoveResult = try await call(
             .removeDelivered, [try self.app(app)], body: identifiers.map(RemoveSelection.init(identifiers:)) ?? .everything)
+        return result.removed
     }
 
     // MARK: Responses

@@ -136,6 +136,9 @@ struct ChimeCommandLineTests {
         let wrong = await chime(["respond", "--app", "com.example.meetings", "--id", "review", "--action", "accept"], home)
         #expect(wrong.exitCode == .failure)
         #expect(wrong.standardError.hasPrefix("chime: error: "))
+        // Opening says so, not Apple's identifier for it.
+        let opened = await chime(["respond", "--app", "com.example.meetings", "--id", "review", "--open"], home)
+        #expect(opened.standardOutput == "Opened the notification. com.example.meetings received it.\n", "\(opened.standardOutput)\(opened.standardError)")
         #expect(await daemon.terminate() == 0)
     }
 
@@ -179,6 +182,13 @@ struct ChimeCommandLineTests {
         _ = await chime(["add", "--title", "Later", "--in", "1h", "--id", "later"], home)
         #expect(await chime(["remove", "later"], home).standardOutput == "Cancelled 1 notification of chime still pending.\n")
         #expect(await chime(["pending"], home).standardOutput == "No pending notifications.\n")
+        // What is not there is not reported as cancelled.
+        let missing = await chime(["remove", "later"], home)
+        #expect(missing.exitCode == .failure)
+        #expect(missing.standardOutput.isEmpty)
+        #expect(missing.standardError == "chime: error: chime has no pending notification with the id ‘later’ (chime pending --app chime lists them)\n")
+        let gone = await chime(["remove", "--delivered", "never-shown"], home)
+        #expect(gone.exitCode == .failure && gone.standardError.contains("chime has no delivered notification with the id ‘never-shown’"), "\(gone.standardError)")
 
         let doctor = await chime(["doctor"], home)
         #expect(doctor.exitCode == .success)

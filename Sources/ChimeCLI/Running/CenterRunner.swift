@@ -111,14 +111,22 @@ struct CenterRunner {
         return ""
     }
 
+    /// Says how many there really were; naming identifiers none of which exists is an error (exit 1), as
+    /// `rm` of a missing file is.
     private func run(_ remove: RemoveCommand) async throws -> String {
-        let which = remove.identifiers.map { $0.count == 1 ? "1 notification" : "\($0.count) notifications" } ?? "every notification"
-        if remove.delivered {
-            try await client.removeDelivered(remove.identifiers, app: remove.appIdentifier)
-            return "Removed \(which) of \(Output.shown(remove.appIdentifier)) from the delivered list.\n"
+        let app = Output.shown(remove.appIdentifier)
+        let list = remove.delivered ? "delivered" : "pending"
+        let removed = remove.delivered
+            ? try await client.removeDelivered(remove.identifiers, app: remove.appIdentifier)
+            : try await client.removePending(remove.identifiers, app: remove.appIdentifier)
+        if removed == 0, let identifiers = remove.identifiers {
+            let named = identifiers.map { "‘\(Output.shown($0))’" }.joined(separator: ", ")
+            throw ChimeError(
+                .notificationNotFound, "\(app) has no \(list) notification with the id \(named) (chime \(list) --app \(app) lists them)")
         }
-        try await client.removePending(remove.identifiers, app: remove.appIdentifier)
-        return "Cancelled \(which) of \(Output.shown(remove.appIdentifier)) still pending.\n"
+        let count = removed == 1 ? "1 notification" : "\(removed) notifications"
+        if remove.delivered { return "Removed \(count) of \(app) from the delivered list.\n" }
+        return removed == 0 ? "\(app) had nothing pending.\n" : "Cancelled \(count) of \(app) still pending.\n"
     }
 
     // MARK: respond
@@ -145,7 +153,11 @@ struct CenterRunner {
         } else {
             reached = "\(app) did not take it."
         }
-        return "Sent “\(Output.shown(response.actionIdentifier))”. \(reached)\n"
+        let sent =
+            if response.isDefaultAction { "Opened the notification" }
+            else if response.isDismissAction { "Dismissed the notification" }
+            else { "Sent “\(Output.shown(response.actionIdentifier))”" }
+        return "\(sent). \(reached)\n"
     }
 
     private func iso(_ date: Date) -> String {
