@@ -36,12 +36,30 @@ extension AddCommand {
         return try NotificationRequest(identifier: identifier ?? generated, content: content, trigger: try trigger())
     }
 
+    /// The command with a local `--at` resolved to its instant at `now` in `zone`.
+    ///
+    /// - Throws: `UsageError` (exit 64) for a time that has passed or a date that does not exist.
+    public func resolvingTimes(now: Date, zone: TimeZone) throws(UsageError) -> AddCommand {
+        var resolved = self
+        switch when {
+        case .atLocal(let local):
+            resolved.when = .at(try local.resolve(now: now, zone: zone, option: "--at", command: Self.name))
+        case .at(let date) where date <= now:
+            throw UsageError("--at: \(InstantFormat.iso8601(date, in: zone)) is in the past", command: Self.name)
+        default:
+            break
+        }
+        return resolved
+    }
+
     private func trigger() throws(ChimeError) -> NotificationTrigger? {
         switch when {
         case .now:
             return nil
         case .after(let seconds, let repeats):
             return .timeInterval(try TimeIntervalTrigger(timeInterval: seconds, repeats: repeats))
+        case .atLocal:
+            preconditionFailure("a local --at is resolved (resolvingTimes(now:zone:)) before the request is made")
         case .at(let date):
             // Every component down to the second, pinned to UTC: that instant and no other.
             var calendar = Calendar(identifier: .gregorian)

@@ -25,6 +25,9 @@ public struct AddCommand: Equatable {
         case after(TimeInterval, repeats: Bool)
         /// `--at <ISO 8601>`: that instant, once.
         case at(Date)
+        /// `--at 18:00`, `--at "tomorrow 9am"`: a wall-clock time in the user's zone, resolved when the
+        /// command runs (`resolvingTimes(now:zone:)`).
+        case atLocal(LocalTimeSpec)
         /// `--calendar "hour=8 minute=30"`, in `--time-zone` or floating with the user's zone.
         case calendar(DateComponents, repeats: Bool)
     }
@@ -90,7 +93,9 @@ public struct AddCommand: Equatable {
 
         TRIGGER (default: at once):
           --in <duration>           After a delay: 90s, 10m, 1h30m.
-          --at <date>               At an ISO 8601 instant, such as 2026-12-24T18:00:00+09:00.
+          --at <time>               At a time: 18:00, 7pm, "tomorrow 9:00", "2026-12-24 18:00" (your zone; the
+                                    next one, as at(1) reads it), or an instant 2026-12-24T18:00:00+09:00.
+                                    A time that has passed is refused.
           --calendar <components>   When the clock matches, such as "weekday=mon hour=9 minute=30".
           --repeats                 Repeat (--in at least 60s, or --calendar).
           --time-zone <id>          Pin --calendar to an IANA zone (default: follow the user's zone).
@@ -109,6 +114,7 @@ public struct AddCommand: Equatable {
         var command = AddCommand()
         var delay: TimeInterval?
         var instant: Date?
+        var localInstant: LocalTimeSpec?
         var calendar: DateComponents?
         var repeats = false
         var critical = false
@@ -143,7 +149,18 @@ public struct AddCommand: Equatable {
             case "--payload": command.payloadPath = try nonEmpty(try reader.value(for: option, inline: inline), option)
             case "--in": delay = try DurationSpec.parse(try reader.value(for: option, inline: inline), option: option, command: name)
             case "--at":
-                instant = try InstantFormat.parse(try reader.value(for: option, inline: inline), option: option, command: name)
+                let text = try reader.value(for: option, inline: inline)
+                if let local = LocalTimeSpec.parse(text), !text.hasSuffix("Z"), !text.contains("+") {
+                    localInstant = local
+                } else {
+                    do {
+                        instant = try InstantText.parse(text)
+                    } catch where error.message.contains("does not exist") || error.message.contains("outside the years") {
+                        throw UsageError("--at: \(error.message)", command: name)
+                    } catch {
+                        throw UsageError("--at '\(text)' is not a time such as \(LocalTimeSpec.examples)", command: name)
+                    }
+                }
             case "--calendar": calendar = try CalendarSpec.parse(try reader.value(for: option, inline: inline), command: name)
             case "--repeats": repeats = true
             case "--time-zone":
@@ -158,7 +175,15 @@ public struct AddCommand: Equatable {
             }
         }
 
+        if let localInstant {
+            guard instant == nil else { throw UsageError("give one trigger: --in, --at or --calendar", command: name) }
+            guard !repeats else { throw UsageError("--at fires once; repeat with --calendar or --in", command: name) }
+            guard delay == nil, calendar == nil else { throw UsageError("give one trigger: --in, --at or --calendar", command: name) }
+            command.when = .atLocal(localInstant)
+        }
         switch (delay, instant, calendar) {
+        case (nil, nil, nil) where localInstant != nil:
+            break
         case (nil, nil, nil):
             guard !repeats else { throw UsageError("--repeats needs --in or --calendar", command: name) }
         case (let seconds?, nil, nil): command.when = .after(seconds, repeats: repeats)

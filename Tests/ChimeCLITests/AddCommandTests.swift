@@ -77,7 +77,7 @@ struct AddCommandTests {
         (["--in", "5s"], "give some text (--title, --subtitle or --body) or a --payload"),
         (["--title", "a", "--in", "5s", "--at", "2026-12-24T18:00:00Z"], "give one trigger: --in, --at or --calendar"),
         (["--title", "a", "--repeats"], "--repeats needs --in or --calendar"),
-        (["--title", "a", "--at", "tomorrow"], "--at: 'tomorrow' is not an instant such as 2026-12-24T18:00:00+09:00: expected YYYY-MM-DDTHH:MM:SS"),
+        (["--title", "a", "--at", "tomorrow"], "--at 'tomorrow' is not a time such as 18:00, 7pm, tomorrow 9:00, 2026-12-24 18:00, or 2026-12-24T18:00:00+09:00"),
         (["--title", "a", "--volume", "0.5"], "--volume applies to a --critical sound only"),
         (["--title", "a", "--payload", "p.json"], "--payload gives the content; leave out the content options"),
         (["--title", "a", "--level", "loud"], "--level 'loud' must be passive, active, time-sensitive or critical"),

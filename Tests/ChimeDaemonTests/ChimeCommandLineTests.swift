@@ -103,6 +103,25 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// Times as people type them are taken, and the confirmation names the instant chosen; a time that has
+    /// passed is a usage error (exit 64), not a request that never fires.
+    @Test func timesAsPeopleTypeThemAndTimesThatHavePassed() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let later = await chime(["add", "--at", "tomorrow 9:00", "--title", "Stand-up", "--id", "standup"], home)
+        #expect(later.exitCode == .success, "\(later.standardError)")
+        #expect(later.standardOutput.contains("T09:00:00+09:00."), "\(later.standardOutput)")  // the test's zone is Seoul
+        let soon = await chime(["add", "--in", "5 minutes", "--title", "Tea", "--id", "tea"], home)
+        #expect(soon.standardOutput.contains(": in 5m, "), "\(soon.standardOutput)")
+        let past = await chime(["add", "--at", "2020-01-01T00:00:00Z", "--title", "Too late", "--id", "late"], home)
+        #expect(past.exitCode == .usage)
+        #expect(past.standardError.hasPrefix("chime: error: --at: 2020-01-01T09:00:00+09:00 is in the past"), "\(past.standardError)")
+        let pending = await chime(["pending", "--json"], home)
+        let items = try JSONSerialization.jsonObject(with: Data(pending.standardOutput.utf8)) as? [[String: Any]]
+        #expect(Set(items?.compactMap { $0["identifier"] as? String } ?? []) == ["standup", "tea"])
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func theChimeExecutableRunsTheSameCommands() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

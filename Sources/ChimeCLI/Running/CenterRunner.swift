@@ -35,7 +35,7 @@ struct CenterRunner {
     private func run(_ add: AddCommand) async throws -> String {
         // The notification center moves attachments into its store; unless told to move the user's own
         // files, it gets copies, made in a private folder that is removed whatever happens.
-        var add = add
+        var add = try add.resolvingTimes(now: now, zone: zone)
         let copies = add.movesAttachments || add.attachmentPaths.isEmpty ? nil : try AttachmentCopies(of: add.attachmentPaths)
         defer { copies?.remove() }
         if let copies { add.attachmentPaths = copies.paths }
