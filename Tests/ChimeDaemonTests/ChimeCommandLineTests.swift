@@ -112,7 +112,7 @@ struct ChimeCommandLineTests {
         #expect(later.exitCode == .success, "\(later.standardError)")
         #expect(later.standardOutput.contains("T09:00:00+09:00."), "\(later.standardOutput)")  // the test's zone is Seoul
         let soon = await chime(["add", "--in", "5 minutes", "--title", "Tea", "--id", "tea"], home)
-        #expect(soon.standardOutput.contains(": in 5m, "), "\(soon.standardOutput)")
+        #expect(soon.standardOutput.contains(": in 5m"), "\(soon.standardOutput)")  // 5m, or 5m1s on a busy machine
         let past = await chime(["add", "--at", "2020-01-01T00:00:00Z", "--title", "Too late", "--id", "late"], home)
         #expect(past.exitCode == .usage)
         #expect(past.standardError.hasPrefix("chime: error: --at: 2020-01-01T09:00:00+09:00 is in the past"), "\(past.standardError)")
