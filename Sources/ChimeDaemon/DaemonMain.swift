@@ -242,7 +242,7 @@ final class ServiceLink: Sendable {
 
     func forward(app: String, _ outcome: ResponseOutcome) {
         guard let service = service.withLock({ $0 }) else { return }
-        Task { _ = await service.afterResponse(app: app, outcome) }
+        Task { await service.afterResponse(app: app, outcome) }
     }
 
     func listsChanged() {

@@ -122,6 +122,26 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// The answer to an absent app says what happens: launched with its command, or waiting because it
+    /// has none (it used to say "launching it" either way).
+    @Test func respondSaysWhetherTheAppIsLaunched() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        for app in ["com.example.bare", "com.example.launchable"] {
+            #expect(await chime(["add", "--app", app, "--id", "n", "--title", "Hi"], home).exitCode == .success)
+            try await daemon.presented(app, "n")
+        }
+        let marker = home.root.appendingPathComponent("launched").path
+        #expect(await chime(["apps", "register", "com.example.launchable", "--launch", "/bin/sh", "-c", "touch \(marker)"], home).exitCode == .success)
+
+        let bare = await chime(["respond", "--app", "com.example.bare", "--id", "n", "--open"], home)
+        #expect(bare.standardOutput.contains("com.example.bare is not running: the response waits until it starts (it has no launch command"), "\(bare.standardOutput)")
+        let launchable = await chime(["respond", "--app", "com.example.launchable", "--id", "n", "--open"], home)
+        #expect(launchable.standardOutput.hasSuffix("com.example.launchable is not running: the response waits for it (launching it).\n"), "\(launchable.standardOutput)")
+        try await eventually("the app launched") { FileManager.default.fileExists(atPath: marker) }
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func theChimeExecutableRunsTheSameCommands() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

@@ -52,12 +52,16 @@ public struct RespondResult: Codable, Sendable, Hashable {
     public var deliveredToApp: Bool
     /// Whether it was queued durably for the app.
     public var queued: Bool
+    /// When the response asks to bring in an app that is not connected: whether its launch command was
+    /// started (`false`: it has none, and the response waits until the app connects); `nil` otherwise.
+    public var launched: Bool?
 
-    public init(launch: String, response: NotificationResponse?, deliveredToApp: Bool, queued: Bool) {
+    public init(launch: String, response: NotificationResponse?, deliveredToApp: Bool, queued: Bool, launched: Bool? = nil) {
         self.launch = launch
         self.response = response
         self.deliveredToApp = deliveredToApp
         self.queued = queued
+        self.launched = launched
     }
 }
 

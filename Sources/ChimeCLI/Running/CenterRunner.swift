@@ -149,7 +149,12 @@ struct CenterRunner {
         if result.deliveredToApp {
             reached = "\(app) received it."
         } else if result.queued {
-            reached = "\(app) is not running: the response waits for it" + (result.launch == "none" ? "." : " (launching it).")
+            switch result.launched {
+            case true?: reached = "\(app) is not running: the response waits for it (launching it)."
+            case false?:
+                reached = "\(app) is not running: the response waits until it starts (it has no launch command: chime apps register \(app) --launch …)."
+            case nil: reached = "\(app) is not running: the response waits for it."
+            }
         } else {
             reached = "\(app) did not take it."
         }

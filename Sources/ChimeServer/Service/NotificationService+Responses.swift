@@ -15,26 +15,29 @@ extension NotificationService {
             case .reply(let identifier, let text): .reply(action: identifier, text: text)
             }
         let outcome = try await engine.respond(appIdentifier: app, notificationIdentifier: notification, action: userAction)
-        let queued = await afterResponse(app: app, outcome)
-        return RespondResult(launch: Self.launchName(outcome.launch), response: outcome.response, deliveredToApp: outcome.deliveredToApp, queued: queued)
+        let after = await afterResponse(app: app, outcome)
+        return RespondResult(
+            launch: Self.launchName(outcome.launch), response: outcome.response, deliveredToApp: outcome.deliveredToApp, queued: after.queued,
+            launched: after.launched)
     }
 
     /// What follows a user's action, wherever it came from (the API, the desktop's buttons): a response
     /// the app did not receive is queued, and the app is launched with its registered command when the
-    /// action asks for it and the app is not connected. Returns whether it was queued.
-    public func afterResponse(app: String, _ outcome: ResponseOutcome) async -> Bool {
+    /// action asks for it and the app is not connected. Returns whether it was queued, and — when a launch
+    /// was due — whether the app's command was started.
+    @discardableResult
+    public func afterResponse(app: String, _ outcome: ResponseOutcome) async -> (queued: Bool, launched: Bool?) {
         statusCache.invalidate()
-        guard let response = outcome.response, !outcome.deliveredToApp else { return false }
+        guard let response = outcome.response, !outcome.deliveredToApp else { return (false, nil) }
         let launch = outcome.launch == .none ? nil : Self.launchName(outcome.launch)
-        guard await queueAndSend(response, app: app, launch: launch) else { return false }
-        if let launch, presence.current(app) == nil {
-            if let command = registry.entry(app)?.launchCommand, !command.isEmpty {
-                launcher.launch(command, reason: launch)
-            } else {
-                log.info("a response for \(app) waits until it connects (no launch command registered)")
-            }
+        guard await queueAndSend(response, app: app, launch: launch) else { return (false, nil) }
+        guard let launch, presence.current(app) == nil else { return (true, nil) }
+        if let command = registry.entry(app)?.launchCommand, !command.isEmpty {
+            launcher.launch(command, reason: launch)
+            return (true, true)
         }
-        return true
+        log.info("a response for \(app) waits until it connects (no launch command registered)")
+        return (true, false)
     }
 
     /// Keeps a response until the app acknowledges it, then sends it to the app's streams; false when it
