@@ -7,18 +7,23 @@ extension AddCommand {
     /// - Throws: `ChimeError` for content or a trigger the notification center would refuse (a payload
     ///   that is not valid APNs JSON, an attachment that is missing or of an unknown type, a repeating
     ///   interval under 60 s, a calendar component out of range), naming the field; nothing is scheduled.
-    public func request(identifier generated: String, readFile: ((URL) throws -> Data)? = nil) throws -> NotificationRequest {
+    ///
+    /// The `--payload` file is read with `UserFile`, which names a missing file, a folder or a FIFO as such.
+    public func request(identifier generated: String) throws -> NotificationRequest {
+        try request(identifier: generated) { try UserFile.read($0.path, field: "payload") }
+    }
+
+    /// The same, with `readFile` reading the `--payload` file (tests hand in the bytes).
+    public func request(identifier generated: String, readFile: (URL) throws -> Data) throws -> NotificationRequest {
         var content: NotificationContent
         if let payloadPath {
             let data: Data
-            if let readFile {
-                do {
-                    data = try readFile(URL(fileURLWithPath: payloadPath))
-                } catch {
-                    throw ChimeError(.invalidPayload, field: "payload", "\(payloadPath) cannot be read: \(error.localizedDescription)")
-                }
-            } else {
-                data = try UserFile.read(payloadPath, field: "payload")
+            do {
+                data = try readFile(URL(fileURLWithPath: payloadPath))
+            } catch let error as ChimeError {
+                throw error
+            } catch {
+                throw ChimeError(.invalidPayload, field: "payload", "\(payloadPath) cannot be read: \(error.localizedDescription)")
             }
             content = try APNsPayload(jsonData: data).content
         } else {

@@ -113,8 +113,8 @@ public struct AddCommand: Equatable {
         var reader = ArgumentReader(arguments, command: name)
         var command = AddCommand()
         var delay: TimeInterval?
-        var instant: Date?
-        var localInstant: LocalTimeSpec?
+        /// `--at`: an instant (`.at`) or a wall-clock time in the user's zone (`.atLocal`).
+        var at: When?
         var calendar: DateComponents?
         var repeats = false
         var critical = false
@@ -150,11 +150,12 @@ public struct AddCommand: Equatable {
             case "--in": delay = try DurationSpec.parse(try reader.value(for: option, inline: inline), option: option, command: name)
             case "--at":
                 let text = try reader.value(for: option, inline: inline)
-                if let local = LocalTimeSpec.parse(text), !text.hasSuffix("Z"), !text.contains("+") {
-                    localInstant = local
+                // A text with an offset or Z is never a local time: the local forms take no offset.
+                if let local = LocalTimeSpec.parse(text) {
+                    at = .atLocal(local)
                 } else {
                     do {
-                        instant = try InstantText.parse(text)
+                        at = .at(try InstantText.parse(text))
                     } catch where error.message.contains("does not exist") || error.message.contains("outside the years") {
                         throw UsageError("--at: \(error.message)", command: name)
                     } catch {
@@ -175,21 +176,13 @@ public struct AddCommand: Equatable {
             }
         }
 
-        if let localInstant {
-            guard instant == nil else { throw UsageError("give one trigger: --in, --at or --calendar", command: name) }
-            guard !repeats else { throw UsageError("--at fires once; repeat with --calendar or --in", command: name) }
-            guard delay == nil, calendar == nil else { throw UsageError("give one trigger: --in, --at or --calendar", command: name) }
-            command.when = .atLocal(localInstant)
-        }
-        switch (delay, instant, calendar) {
-        case (nil, nil, nil) where localInstant != nil:
-            break
+        switch (delay, at, calendar) {
         case (nil, nil, nil):
             guard !repeats else { throw UsageError("--repeats needs --in or --calendar", command: name) }
         case (let seconds?, nil, nil): command.when = .after(seconds, repeats: repeats)
-        case (nil, let date?, nil):
+        case (nil, let at?, nil):
             guard !repeats else { throw UsageError("--at fires once; repeat with --calendar or --in", command: name) }
-            command.when = .at(date)
+            command.when = at
         case (nil, nil, var components?):
             components.timeZone = timeZone
             command.when = .calendar(components, repeats: repeats)

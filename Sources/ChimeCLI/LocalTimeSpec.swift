@@ -123,8 +123,8 @@ public struct LocalTimeSpec: Equatable, Sendable {
     private static func firstInstant(showing components: DateComponents, in zone: TimeZone) -> Date? {
         var pinned = components
         pinned.timeZone = zone
-        guard let trigger = try? CalendarTrigger(dateMatching: pinned, repeats: false), let year = components.year else { return nil }
-        let start = try? InstantText.parse(String(format: "%04d-01-01T00:00:00Z", max(1, year - 1)))
-        return trigger.nextTriggerDate(after: start ?? InstantText.supportedRange.lowerBound, floatingTimeZone: zone)
+        guard let trigger = try? CalendarTrigger(dateMatching: pinned, repeats: false) else { return nil }
+        // From the calendar's start: the matcher goes straight to the components' year.
+        return trigger.nextTriggerDate(after: InstantText.supportedRange.lowerBound, floatingTimeZone: zone)
     }
 }

@@ -30,16 +30,12 @@ extension DesktopPresenter {
         guard first else { return }
         Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(200))
-            await self?.saveShown()
+            await self?.saveShownNotifications()
         }
     }
 
-    /// Writes what is shown now (at shutdown, so a save still waiting is not lost).
+    /// Writes what is shown now (also at shutdown, so a save still waiting is not lost).
     public func saveShownNotifications() async {
-        await saveShown()
-    }
-
-    private func saveShown() async {
         guard let file = configuration.shownFile else { return }
         let server = await link.current()?.1.owner
         let snapshot = state.withLock { state in

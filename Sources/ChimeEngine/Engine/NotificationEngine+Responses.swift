@@ -159,12 +159,7 @@ extension NotificationEngine {
         guard let notification = try await store.deliveredNotification(appIdentifier: appIdentifier, identifier: notificationIdentifier)
             ?? unlisted.notification(appIdentifier: appIdentifier, identifier: notificationIdentifier)
         else { return }
-        var current = notification
-        switch disposition.actions {
-        case .keep: break
-        case .replace(let actions): current = try notification.replacingActions(actions)
-        case .clear: current = try notification.replacingActions([])
-        }
+        let current = try notification.applying(disposition.actions)
         if disposition.outcome == .dismiss {
             try await removeDelivered(appIdentifier: appIdentifier, identifiers: [notificationIdentifier])
         } else if current != notification {
@@ -173,12 +168,7 @@ extension NotificationEngine {
     }
 
     private func apply(_ disposition: ResponseDisposition, to notification: DeliveredNotification, appIdentifier: String, userAction: UserAction) async throws {
-        var current = notification
-        switch disposition.actions {
-        case .keep: break
-        case .replace(let actions): current = try notification.replacingActions(actions)
-        case .clear: current = try notification.replacingActions([])
-        }
+        let current = try notification.applying(disposition.actions)
         switch disposition.outcome {
         case .dismiss, .performDefaultAction:
             try await removeDelivered(appIdentifier: appIdentifier, identifiers: [notification.identifier])
@@ -192,6 +182,17 @@ extension NotificationEngine {
             if current != notification { try await store.updateDelivered(appIdentifier: appIdentifier, current) }
             // The user's action took the notification off the screen; it stays in the delivered list.
             await presenter.withdraw(appIdentifier: appIdentifier, identifiers: [notification.identifier])
+        }
+    }
+}
+
+extension DeliveredNotification {
+    /// The notification with the buttons an app's decision gives it.
+    fileprivate func applying(_ actions: ResponseDisposition.Actions) throws(ChimeError) -> DeliveredNotification {
+        switch actions {
+        case .keep: self
+        case .replace(let actions): try replacingActions(actions)
+        case .clear: try replacingActions([])
         }
     }
 }

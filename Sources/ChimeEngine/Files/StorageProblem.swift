@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What went wrong with the disk, in the terms a user can act on: the disk is full, the file system is
 /// read-only, or the data folder is not this user's to write. Errors from the store and the file system
 /// that know their cause say it (`StorageError`), so the API and the CLI can answer with what happened and
@@ -19,9 +23,9 @@ public enum StorageProblem: Sendable, Hashable {
     /// The problem an `errno` value stands for, if it is one of these.
     public init?(errorNumber: Int32) {
         switch errorNumber {
-        case 28, 122: self = .full  // ENOSPC, EDQUOT
-        case 30: self = .readOnly  // EROFS
-        case 13, 1: self = .notPermitted  // EACCES, EPERM
+        case ENOSPC, EDQUOT: self = .full
+        case EROFS: self = .readOnly
+        case EACCES, EPERM: self = .notPermitted
         default: return nil
         }
     }

@@ -162,7 +162,7 @@ extension SQLiteNotificationStore {
             }
             return rows
         }
-        let notifications = try await decodeDelivered(rows.map { ($0.app, $0.row[2], $0.row[1]) }, keepingPlaces: true)
+        let notifications = try await decodeDelivered(rows.map { ($0.app, $0.row[2], $0.row[1]) })
         var entries: [DeliveredListEntry] = []
         for (entry, notification) in zip(rows, notifications) {
             guard case .integer(let sequence) = entry.row[0] else { throw StoreCoding.corruptRow }

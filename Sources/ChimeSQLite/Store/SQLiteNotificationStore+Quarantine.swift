@@ -53,7 +53,7 @@ extension SQLiteNotificationStore {
 
     /// The delivered notifications of `rows`, `nil` in place of each that does not decode, which is
     /// quarantined.
-    func decodeDelivered(_ rows: [(app: String, identifier: SQLiteValue, record: SQLiteValue)], keepingPlaces: Bool) async throws
+    func decodeDelivered(_ rows: [(app: String, identifier: SQLiteValue, record: SQLiteValue)]) async throws
         -> [DeliveredNotification?]
     {
         var damaged: [QuarantinedRecord] = []

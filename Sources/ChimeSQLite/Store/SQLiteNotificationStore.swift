@@ -287,7 +287,7 @@ public final class SQLiteNotificationStore: NotificationStore {
         let rows = try await database.read { db in
             try db.query("SELECT notification, notification_id FROM delivered WHERE app_id = ? ORDER BY sequence DESC", arguments: [.text(appIdentifier)])
         }
-        return try await decodeDelivered(rows.map { (appIdentifier, $0[1], $0[0]) }, keepingPlaces: true).compactMap { $0 }
+        return try await decodeDelivered(rows.map { (appIdentifier, $0[1], $0[0]) }).compactMap { $0 }
     }
 
     public func deliveredNotification(appIdentifier: String, identifier: String) async throws -> DeliveredNotification? {
@@ -295,7 +295,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             try db.query(
                 "SELECT notification FROM delivered WHERE app_id = ? AND notification_id = ?", arguments: [.text(appIdentifier), .text(identifier)])
         }
-        return try await decodeDelivered(rows.map { (appIdentifier, .text(identifier), $0[0]) }, keepingPlaces: true).first ?? nil
+        return try await decodeDelivered(rows.map { (appIdentifier, .text(identifier), $0[0]) }).first ?? nil
     }
 
     public func deliveredCount(appIdentifier: String, threadIdentifier: String) async throws -> Int {

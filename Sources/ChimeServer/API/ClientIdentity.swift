@@ -46,9 +46,13 @@ public enum ClientIdentity: Sendable, Hashable {
                 line[..<equals].trimmingCharacters(in: .whitespaces) == "name"
             {
                 let name = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                return name.isEmpty ? "\u{0}unnamed sandbox" : name
+                return name.isEmpty ? unnamedSandbox : name
             }
         }
-        return "\u{0}unnamed sandbox"
+        return unnamedSandbox
     }
+
+    /// The app id of a sandbox whose `.flatpak-info` names none: no route names it (a NUL never reaches a
+    /// path parameter), so such a process may act for no app.
+    private static let unnamedSandbox = "\u{0}unnamed sandbox"
 }
