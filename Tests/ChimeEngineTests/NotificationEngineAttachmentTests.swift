@@ -115,7 +115,7 @@ actor RefusingStore: NotificationStore {
     struct Refusal: Error {}
     private let base = InMemoryNotificationStore()
 
-    func addPending(_ requests: [PendingRequest]) async throws { throw Refusal() }
+    func addPending(_ requests: [PendingRequest], admitting admit: @escaping @Sendable (AppRecord) throws -> Void) async throws { throw Refusal() }
 
     func app(_ appIdentifier: String) async throws -> AppRecord? { await base.app(appIdentifier) }
     func allApps() async throws -> [AppRecord] { await base.allApps() }

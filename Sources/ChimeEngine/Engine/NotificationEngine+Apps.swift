@@ -69,76 +69,92 @@ extension NotificationEngine {
     /// pending requests with the same identifiers. All or nothing: returns once every request is durable,
     /// or throws having scheduled none.
     ///
-    /// Adds made while earlier ones are being written wait and are written together, in the order they
-    /// were made, with one read of each app's record and one store call (see `writeQueuedAdds`).
+    /// An add made while no other is being written is written at once by its own caller: one trip to the
+    /// store, no task in between. Adds made while one is being written wait and are then written together,
+    /// in the order they were made, with one store call (see `writeQueuedAdds`).
     ///
     /// - Returns: The requests as they were stored (attachments moved into the store, first fire dates).
     @discardableResult
     func add(appIdentifier: String, _ requests: [NotificationRequest]) async throws -> [PendingRequest] {
         let now = clock.now
         for request in requests { try request.validateForScheduling(at: now) }
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[PendingRequest], any Error>) in
-            queuedAdds.append(QueuedAdd(appIdentifier: appIdentifier, requests: requests, now: now, continuation: continuation))
-            if !isWritingAdds {
-                isWritingAdds = true
-                Task { await writeQueuedAdds() }
+        let add = QueuedAdd(appIdentifier: appIdentifier, requests: requests, now: now)
+        guard !isWritingAdds else {
+            return try await withCheckedThrowingContinuation { continuation in
+                queuedAdds.append((add, continuation))
             }
         }
+        isWritingAdds = true
+        let outcome = await write([add])[0]
+        if queuedAdds.isEmpty {
+            isWritingAdds = false
+        } else {
+            // Those that queued meanwhile are written by a task of their own, so this caller returns now.
+            Task { await writeQueuedAdds() }
+        }
+        return try outcome.get()
     }
 
-    /// Writes the queued adds until none is left: per batch, each app's record is read once (a denied app's
-    /// adds fail), attachments are moved into the store, and the requests of every add go to the store in
-    /// one call. If that call fails, each add is written alone, so only one at fault fails; each caller
-    /// hears about its own add once it is durable or has failed.
+    /// Writes the queued adds until none is left, then lets the next add write itself.
     func writeQueuedAdds() async {
         while !queuedAdds.isEmpty {
             let batch = queuedAdds
             queuedAdds = []
-            var records: [String: Result<AppRecord, any Error>] = [:]
-            for appIdentifier in Set(batch.map(\.appIdentifier)) {
-                do {
-                    records[appIdentifier] = .success(try await appRecord(appIdentifier))
-                } catch {
-                    records[appIdentifier] = .failure(error)
-                }
-            }
-            var accepted: [(add: QueuedAdd, pending: [PendingRequest], moved: [MovedAttachments])] = []
-            for add in batch {
-                do {
-                    let record = try records[add.appIdentifier]!.get()
-                    guard record.settings.authorizationStatus != .denied else {
-                        throw ChimeError(.notificationsNotAllowed, field: "authorization", "the user has not allowed this app's notifications")
-                    }
-                    let (pending, moved) = try prepare(add)
-                    accepted.append((add, pending, moved))
-                } catch {
-                    add.continuation.resume(throwing: error)
-                }
-            }
-            guard !accepted.isEmpty else { continue }
-            var written: [(add: QueuedAdd, pending: [PendingRequest])] = []
-            do {
-                try await store.addPending(accepted.flatMap(\.pending))
-                written = accepted.map { ($0.add, $0.pending) }
-            } catch {
-                if accepted.count == 1 {
-                    fail(accepted[0].add, moved: accepted[0].moved, error)
-                    continue
-                }
-                for (add, pending, moved) in accepted {
-                    do {
-                        try await store.addPending(pending)
-                        written.append((add, pending))
-                    } catch {
-                        fail(add, moved: moved, error)
-                    }
-                }
-            }
-            for (_, pending) in written { schedule(pending) }
-            await keepPendingLimit(appIdentifiers: Set(written.map(\.add.appIdentifier)))
-            for (add, pending) in written { add.continuation.resume(returning: pending) }
+            let outcomes = await write(batch.map(\.add))
+            for ((_, continuation), outcome) in zip(batch, outcomes) { continuation.resume(with: outcome) }
         }
         isWritingAdds = false
+    }
+
+    /// Writes `batch` in one store call: attachments are moved into the store, then the requests of every
+    /// add are written in one transaction that also checks, against the apps' records as they are then,
+    /// that no app is denied. If that call fails, each add is written alone, so only one at fault fails.
+    ///
+    /// - Returns: Each add's stored requests or its error, in the order of `batch`.
+    private func write(_ batch: [QueuedAdd]) async -> [Result<[PendingRequest], any Error>] {
+        var outcomes = [Result<[PendingRequest], any Error>](repeating: .failure(CancellationError()), count: batch.count)
+        var accepted: [(index: Int, pending: [PendingRequest], moved: [MovedAttachments])] = []
+        for (index, add) in batch.enumerated() {
+            do {
+                let (pending, moved) = try prepare(add)
+                accepted.append((index, pending, moved))
+            } catch {
+                outcomes[index] = .failure(error)
+            }
+        }
+        guard !accepted.isEmpty else { return outcomes }
+        var written: [(index: Int, pending: [PendingRequest])] = []
+        do {
+            try await store.addPending(accepted.flatMap(\.pending), admitting: Self.admitAdds)
+            written = accepted.map { ($0.index, $0.pending) }
+        } catch {
+            if accepted.count == 1 {
+                fail(accepted[0].moved, error)
+                outcomes[accepted[0].index] = .failure(error)
+                return outcomes
+            }
+            for (index, pending, moved) in accepted {
+                do {
+                    try await store.addPending(pending, admitting: Self.admitAdds)
+                    written.append((index, pending))
+                } catch {
+                    fail(moved, error)
+                    outcomes[index] = .failure(error)
+                }
+            }
+        }
+        for (_, pending) in written { schedule(pending) }
+        await keepPendingLimit(appIdentifiers: Set(written.map { batch[$0.index].appIdentifier }))
+        for (index, pending) in written { outcomes[index] = .success(pending) }
+        return outcomes
+    }
+
+    /// The rule for adds: an app the user denied adds nothing (an app not yet asked may add, as on iOS;
+    /// its notifications are not shown until it is allowed).
+    @Sendable private static func admitAdds(_ record: AppRecord) throws {
+        guard record.settings.authorizationStatus != .denied else {
+            throw ChimeError(.notificationsNotAllowed, field: "authorization", "the user has not allowed this app's notifications")
+        }
     }
 
     /// With `EngineConfiguration.pendingLimitPerApp` set, removes each app's pending requests beyond it,
@@ -191,9 +207,9 @@ extension NotificationEngine {
         }
     }
 
-    private func fail(_ add: QueuedAdd, moved: [MovedAttachments], _ error: any Error) {
+    /// Moves back the attachments of an add that failed.
+    private func fail(_ moved: [MovedAttachments], _ error: any Error) {
         for (stored, original) in moved { vault?.moveBack(stored, to: original) }
-        add.continuation.resume(throwing: error)
     }
 
     func pendingRequests(appIdentifier: String) async throws -> [NotificationRequest] {

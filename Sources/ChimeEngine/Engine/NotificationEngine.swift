@@ -47,8 +47,8 @@ public actor NotificationEngine {
     /// because the page may have been read before they were written.
     var isLoading = false
     var addedWhileLoading: [ScheduledFire] = []
-    /// Adds waiting to be written, oldest first, and whether `writeQueuedAdds` is writing them.
-    var queuedAdds: [QueuedAdd] = []
+    /// Adds waiting to be written, oldest first, and whether an add is being written (new ones then queue).
+    var queuedAdds: [(add: QueuedAdd, continuation: CheckedContinuation<[PendingRequest], any Error>)] = []
     var isWritingAdds = false
     /// Per foreground app, how many `willPresent` questions in a row it let time out.
     var unansweredWillPresent: [String: Int] = [:]
@@ -139,7 +139,6 @@ struct QueuedAdd: Sendable {
     let appIdentifier: String
     let requests: [NotificationRequest]
     let now: Date
-    let continuation: CheckedContinuation<[PendingRequest], any Error>
 }
 
 /// Attachments moved into the store for a request, and where they came from.

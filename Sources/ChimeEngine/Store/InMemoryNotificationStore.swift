@@ -41,7 +41,10 @@ public actor InMemoryNotificationStore: NotificationStore {
         return record
     }
 
-    public func addPending(_ requests: [PendingRequest]) {
+    public func addPending(_ requests: [PendingRequest], admitting admit: @escaping @Sendable (AppRecord) throws -> Void) throws {
+        for appIdentifier in Set(requests.map(\.appIdentifier)) {
+            try admit(apps[appIdentifier] ?? AppRecord(appIdentifier: appIdentifier))
+        }
         for request in requests {
             pending[request.key] = request
         }

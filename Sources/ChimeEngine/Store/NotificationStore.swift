@@ -40,7 +40,12 @@ public protocol NotificationStore: Sendable {
     // MARK: Pending requests
 
     /// Adds the requests, replacing pending ones with the same app and identifier. All or nothing.
-    func addPending(_ requests: [PendingRequest]) async throws
+    ///
+    /// `admit` sees the record of each app the requests belong to (a new one for an app without a
+    /// record), read in the same transaction as the write, and refuses the whole add by throwing: so the
+    /// engine's rule (a denied app adds nothing) holds against a decision made while the add was on its
+    /// way, and the add costs one trip to the store, not a read and then a write.
+    func addPending(_ requests: [PendingRequest], admitting admit: @escaping @Sendable (AppRecord) throws -> Void) async throws
     /// The app's pending requests, ordered by next fire date (requests that never fire by themselves last),
     /// then identifier.
     func pendingRequests(appIdentifier: String) async throws -> [PendingRequest]
@@ -115,6 +120,11 @@ public protocol NotificationStore: Sendable {
 
 extension NotificationStore {
     public func quarantinedCount() async throws -> Int { 0 }
+
+    /// Adds the requests whatever their apps' records say.
+    public func addPending(_ requests: [PendingRequest]) async throws {
+        try await addPending(requests, admitting: { _ in })
+    }
 
     /// One `deliveredCount` call per thread; stores that can answer in one read do so instead.
     public func deliveredCounts(appIdentifier: String, threadIdentifiers: Set<String>) async throws -> [String: Int] {

@@ -122,7 +122,7 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     // MARK: Pending requests
 
-    public func addPending(_ requests: [PendingRequest]) async throws {
+    public func addPending(_ requests: [PendingRequest], admitting admit: @escaping @Sendable (AppRecord) throws -> Void) async throws {
         // Encoded here, on the caller's task, so the writer's queue only writes.
         let rows = try requests.map { pending -> [SQLiteValue] in
             [
@@ -131,7 +131,9 @@ public final class SQLiteNotificationStore: NotificationStore {
                 try StoreCoding.encode(pending.request),
             ]
         }
+        let appIdentifiers = Set(requests.map(\.appIdentifier))
         try await database.write { db in
+            for appIdentifier in appIdentifiers { try admit(try self.storedApp(appIdentifier, in: db)) }
             let insert = try db.prepare(
                 "INSERT OR REPLACE INTO pending (app_id, request_id, added, next_fire, floating_calendar, request) VALUES (?, ?, ?, ?, ?, ?)")
             for row in rows { try insert.run(row) }
