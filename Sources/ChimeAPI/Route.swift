@@ -88,23 +88,24 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
         var allowed: [HTTPMethod] = []
         for (route, segments) in compiled {
             guard segments.count == given.count else { continue }
-            var parameters: [String: String] = [:]
-            var matches = true
-            for (template, segment) in zip(segments, given) {
-                if let name = template.parameter {
-                    guard !segment.isEmpty, let value = PercentEncoding.decode(Substring(segment)) else {
-                        matches = false
-                        break
-                    }
-                    parameters[name] = value
-                } else if !template.literal.elementsEqual(segment) {
-                    matches = false
-                    break
-                }
+            // Literals first: parameters are decoded only for the route that matches.
+            let literalsMatch = zip(segments, given).allSatisfy { template, segment in
+                template.parameter == nil ? template.literal.elementsEqual(segment) : !segment.isEmpty
             }
-            guard matches else { continue }
-            if route.method.rawValue == method { return .route(route, parameters) }
-            allowed.append(route.method)
+            guard literalsMatch else { continue }
+            guard route.method.rawValue == method else {
+                if zip(segments, given).allSatisfy({ $0.parameter == nil || PercentEncoding.decode(Substring($1)) != nil }) {
+                    allowed.append(route.method)
+                }
+                continue
+            }
+            var parameters: [String: String] = [:]
+            for (template, segment) in zip(segments, given) {
+                guard let name = template.parameter else { continue }
+                guard let value = PercentEncoding.decode(Substring(segment)) else { return .none }
+                parameters[name] = value
+            }
+            return .route(route, parameters)
         }
         return allowed.isEmpty ? .none : .wrongMethod(allowed: allowed)
     }

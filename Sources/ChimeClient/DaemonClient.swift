@@ -196,9 +196,10 @@ public final class DaemonClient: Sendable {
     /// Adds requests in one transaction; returns once they are durable in the daemon's store, with the
     /// ones that wait for their trigger and their next fire dates.
     @discardableResult
-    public func add(_ requests: [NotificationRequest], app: String? = nil) async throws -> [PendingItem] {
-        let result: AddResult = try await call(.addPending, [try self.app(app)], body: AddRequests(requests: requests))
-        return result.pending
+    public func add(_ requests: [NotificationRequest], app: String? = nil) async throws -> [AddedItem] {
+        // The stored requests are not read back: the caller has them, and an add is the busiest call.
+        let result: AddResult = try await call(.addPending, [try self.app(app)], body: AddRequests(requests: requests), headers: ["Prefer: return=minimal"])
+        return result.added
     }
 
     /// One page of the pending requests of `app` (default: this client's app), or of every app with `all`.
@@ -268,11 +269,12 @@ public final class DaemonClient: Sendable {
     /// Sends one request to `route` with `parameters` for its path, and decodes its answer.
     public func call<Answer: Decodable>(
         _ route: Route, _ parameters: [String], query: [(String, String)] = [], body: (some Encodable)? = Empty?.none,
-        timeout: Duration? = .seconds(60)
+        headers: [String] = [], timeout: Duration? = .seconds(60)
     ) async throws -> Answer {
         let bytes = try body.map { Array(try WireFormat.encoder().encode($0)) }
         let path = Self.path(route, parameters)
-        let response = try await transport.send(route.method, path, query: query, body: bytes, timeout: timeout, idempotent: route.isIdempotent)
+        let response = try await transport.send(
+            route.method, path, query: query, body: bytes, headers: headers, timeout: timeout, idempotent: route.isIdempotent)
         guard (200..<300).contains(response.status) else { throw Self.error(status: response.status, body: response.body) }
         do {
             return try WireFormat.decoder().decode(Answer.self, from: Data(response.body))

@@ -49,15 +49,15 @@ final class HTTPTransport: Sendable {
     /// connection without reading it, as it does when all its connections are in use) is tried again a
     /// few times; one that may have been carried out is tried again only when `idempotent`.
     func send(
-        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: [UInt8]? = nil, timeout: Duration? = .seconds(60),
-        idempotent: Bool = true
+        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: [UInt8]? = nil, headers: [String] = [],
+        timeout: Duration? = .seconds(60), idempotent: Bool = true
     ) async throws(APIError) -> Response {
         let url = Self.url(path, query: query)
         var pauses = Self.retryPauses[...]
         while true {
             let sink = ResponseSink(limit: Self.maximumResponseSize)
             let (code, status) = await withCheckedContinuation { (continuation: CheckedContinuation<(CURLcode, Int), Never>) in
-                loop.submit(transfer(method: method, url: url, body: body, timeout: timeout, sink: sink) { code, status in
+                loop.submit(transfer(method: method, url: url, body: body, headers: headers, timeout: timeout, sink: sink) { code, status in
                     continuation.resume(returning: (code, status))
                 })
             }
@@ -76,7 +76,8 @@ final class HTTPTransport: Sendable {
 
     /// An easy handle set up for one request, its answer collected into `sink`.
     private func transfer(
-        method: HTTPMethod, url: String, body: [UInt8]?, timeout: Duration?, sink: ResponseSink, completion: @escaping @Sendable (CURLcode, Int) -> Void
+        method: HTTPMethod, url: String, body: [UInt8]?, headers extra: [String], timeout: Duration?, sink: ResponseSink,
+        completion: @escaping @Sendable (CURLcode, Int) -> Void
     ) -> CurlLoop.Transfer {
         let curl = curl_easy_init()!
         var headers: UnsafeMutablePointer<curl_slist>?
@@ -84,6 +85,7 @@ final class HTTPTransport: Sendable {
         headers = curl_slist_append(headers, "Accept: application/json")
         if let appHeader { headers = curl_slist_append(headers, appHeader) }
         if body != nil { headers = curl_slist_append(headers, "Content-Type: \(WireFormat.jsonMediaType)") }
+        for header in extra { headers = curl_slist_append(headers, header) }
         _ = chime_curl_setopt_string(curl, CURLOPT_UNIX_SOCKET_PATH, socketPath)
         _ = chime_curl_setopt_string(curl, CURLOPT_URL, url)
         _ = chime_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)

@@ -219,6 +219,38 @@ struct DaemonTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    @Test func anAddAnswersWithTheStoredRequestsUnlessTheMinimalAnswerIsPreferred() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let token = try String(contentsOf: home.paths.tokenFile, encoding: .utf8)
+        let raw = try RawHTTPConnection(unixPath: home.paths.socketFile.path)
+        func add(_ identifier: String, prefer: String?) throws -> (status: Int, applied: String?, body: [String: Any]) {
+            let body = #"{"requests":[{"identifier":"\#(identifier)","content":{"title":"Stand-up"},"trigger":{"type":"timeInterval","timeInterval":3600,"repeats":false}}]}"#
+            raw.request("POST", "/v1/apps/com.example.prefer/pending", token: token, body: body, extraHeaders: prefer.map { ["Prefer: \($0)"] } ?? [])
+            let answer = try raw.answer()
+            let json = try JSONSerialization.jsonObject(with: Data(answer.text.utf8)) as? [String: Any] ?? [:]
+            return (answer.status, answer.headers["preference-applied"], json)
+        }
+        let before = Date().timeIntervalSince1970
+
+        let full = try add("full", prefer: nil)
+        #expect(full.status == 201 && full.applied == nil)
+        let stored = try #require(full.body["pending"] as? [[String: Any]])
+        #expect(((stored.first?["request"] as? [String: Any])?["content"] as? [String: Any])?["title"] as? String == "Stand-up")
+        let added = try #require(full.body["added"] as? [[String: Any]])
+        #expect(added.count == 1 && added[0]["identifier"] as? String == "full" && added[0]["app"] as? String == "com.example.prefer")
+        let fires = try #require(added[0]["nextFireDate"] as? Double)
+        #expect(fires >= before + 3600 && fires < Date().timeIntervalSince1970 + 3600 + 1)
+
+        // RFC 7240: preferences are a list, spaces may surround "=", unknown ones are ignored.
+        let minimal = try add("minimal", prefer: "handling=lenient, return = minimal")
+        #expect(minimal.status == 201 && minimal.applied == "return=minimal")
+        #expect(minimal.body["pending"] == nil, "the stored requests are left out")
+        #expect((minimal.body["added"] as? [[String: Any]])?.map { $0["identifier"] as? String } == ["minimal"])
+        #expect(try add("other", prefer: "return=representation").body["pending"] != nil)
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func helpPathsAndUsageErrors() async throws {
         let home = try DaemonHome()
         let help = try ChildProcess(DaemonHome.executable, ["--help"], environment: home.environment, name: "help")

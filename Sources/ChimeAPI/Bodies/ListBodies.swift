@@ -56,11 +56,33 @@ public struct AddRequests: Codable, Sendable, Hashable {
     public init(requests: [NotificationRequest]) { self.requests = requests }
 }
 
-/// The answer to an add: the requests that wait for their trigger, with their next fire dates (a request
-/// without a trigger is delivered at once and is not among them).
+/// The answer to an add: the requests that wait for their trigger (a request without a trigger is
+/// delivered at once and is not among them).
+///
+/// `added` names them with their first fire dates. `pending` repeats them as stored (attachments moved
+/// into the store); a client that has no use for that asks for the minimal answer with
+/// `Prefer: return=minimal` (RFC 7240), and `pending` is left out.
 public struct AddResult: Codable, Sendable, Hashable {
-    public var pending: [PendingItem]
-    public init(pending: [PendingItem]) { self.pending = pending }
+    public var added: [AddedItem]
+    public var pending: [PendingItem]?
+
+    public init(pending: [PendingItem]) {
+        added = pending.map { AddedItem(app: $0.app, identifier: $0.request.identifier, nextFireDate: $0.nextFireDate) }
+        self.pending = pending
+    }
+}
+
+/// An added request: its app, its identifier and when it fires first (`nil`: never by itself).
+public struct AddedItem: Codable, Sendable, Hashable {
+    public var app: String
+    public var identifier: String
+    public var nextFireDate: Date?
+
+    public init(app: String, identifier: String, nextFireDate: Date?) {
+        self.app = app
+        self.identifier = identifier
+        self.nextFireDate = nextFireDate
+    }
 }
 
 /// `DELETE /v1/apps/{app}/pending` and `/delivered`: these identifiers, or everything of the app with

@@ -60,7 +60,7 @@ struct CenterRunner {
             }
             return "Sent “\(title)” for \(app) (id \(identifier)): delivered now.\n"
         }
-        let fireDate = added.first { $0.request.identifier == request.identifier }?.nextFireDate
+        let fireDate = added.first { $0.identifier == request.identifier }?.nextFireDate
         if add.json {
             return Output.json(
                 AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: fireDate.map(utc), nextFireDateLocal: fireDate.map(iso)))

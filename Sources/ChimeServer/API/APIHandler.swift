@@ -50,18 +50,18 @@ public final class APIHandler: HTTPHandler {
 
     // MARK: HTTPHandler
 
-    public func screen(_ head: HTTPRequestHead) -> HTTPResponse? {
+    public func screen(_ head: HTTPRequestHead) -> HTTPScreening {
         let access = access.withLock { $0 }
         var pid: Int32?
         switch head.peer {
         case .unix(let uid, let peerPID):
             pid = peerPID
             guard uid == access.userID else {
-                return errorResponse(APIError(.forbidden, "the API's socket serves only its owner's processes"))
+                return .refuse(errorResponse(APIError(.forbidden, "the API's socket serves only its owner's processes")))
             }
         case .tcp:
             guard let host = head.headers["host"]?.lowercased(), access.hosts.contains(host) else {
-                return errorResponse(APIError(.forbidden, field: "Host", "this server answers only to its loopback address"))
+                return .refuse(errorResponse(APIError(.forbidden, field: "Host", "this server answers only to its loopback address")))
             }
         }
         guard let authorization = head.headers["authorization"], authorization.hasPrefix("Bearer "),
@@ -69,15 +69,16 @@ public final class APIHandler: HTTPHandler {
         else {
             var refusal = errorResponse(APIError(.unauthenticated, "send the daemon's token as Authorization: Bearer <token>"))
             refusal.headers.append(("WWW-Authenticate", #"Bearer realm="chimed""#))
-            return refusal
+            return .refuse(refusal)
         }
+        let match = Route.match(method: head.method, path: head.path)
         let identity = ClientIdentity.resolve(pid: pid, declaredApp: head.headers[ClientIdentity.appHeader], procRoot: access.procRoot)
-        if identity != .user, case .route(let route, let parameters) = Route.match(method: head.method, path: head.path),
+        if identity != .user, case .route(let route, let parameters) = match,
             let refusal = AppConfinement.refusal(route, parameters: parameters, identity: identity)
         {
-            return errorResponse(refusal)
+            return .refuse(errorResponse(refusal))
         }
-        return nil
+        return .admit(context: match)
     }
 
     public func tooLarge(_ head: HTTPRequestHead, limit: Int) -> HTTPResponse {
@@ -89,7 +90,7 @@ public final class APIHandler: HTTPHandler {
     }
 
     public func answerAtOnce(_ request: HTTPRequest) -> HTTPResponse? {
-        guard case .route(let route, _) = Route.match(method: request.head.method, path: request.head.path) else { return nil }
+        guard case .route(let route, _) = Self.match(request) else { return nil }
         switch route {
         case .openAPI:
             return HTTPResponse(status: 200, headers: Self.jsonHeaders, body: .bytes(OpenAPIDocument.bytes))
@@ -104,7 +105,7 @@ public final class APIHandler: HTTPHandler {
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
-        switch Route.match(method: request.head.method, path: request.head.path) {
+        switch Self.match(request) {
         case .none:
             return errorResponse(APIError(.unknownRoute, "chimed has no such route; GET /v1/openapi.json lists them"))
         case .wrongMethod(let allowed):
@@ -128,6 +129,11 @@ public final class APIHandler: HTTPHandler {
                 return errorResponse(APIError(.internalError, "chimed could not do this (its log says why); nothing was changed"))
             }
         }
+    }
+
+    /// The route `screen` matched, or matched now for a request that did not go through it.
+    private static func match(_ request: HTTPRequest) -> Route.Match {
+        request.context as? Route.Match ?? Route.match(method: request.head.method, path: request.head.path)
     }
 
     // MARK: Routes
@@ -170,13 +176,13 @@ public final class APIHandler: HTTPHandler {
         case .pending:
             return json(try await service.pending(try request.app, try request.page()))
         case .addPending:
-            return json(try await service.add(try request.app, try request.body(AddRequests.self)), status: 201)
+            return added(try await service.add(try request.app, try request.body(AddRequests.self)), for: request, status: 201)
         case .replacePending:
             let notificationRequest = try request.body(NotificationRequest.self)
             guard notificationRequest.identifier == (try request.parameter("id")) else {
                 throw APIError(.invalidParameters, field: "identifier", "the request's identifier must be the one in the path")
             }
-            return json(try await service.add(try request.app, AddRequests(requests: [notificationRequest])))
+            return added(try await service.add(try request.app, AddRequests(requests: [notificationRequest])), for: request, status: 200)
         case .removePending:
             return json(try await service.removePending(try request.app, try request.body(RemoveSelection.self)))
         case .removeOnePending:
@@ -223,6 +229,16 @@ public final class APIHandler: HTTPHandler {
             log.warning("an answer could not be encoded: \(error)")
             return errorResponse(APIError(.internalError, "chimed could not encode its answer"))
         }
+    }
+
+    /// An add's answer; without the stored requests when the client asked for the minimal one.
+    private func added(_ result: AddResult, for request: APIRequest, status: Int) -> HTTPResponse {
+        guard request.prefersMinimalReturn else { return json(result, status: status) }
+        var minimal = result
+        minimal.pending = nil
+        var response = json(minimal, status: status)
+        response.headers.append(("Preference-Applied", "return=minimal"))
+        return response
     }
 
     private func stream(_ subscription: EventHub.Subscription) -> HTTPResponse {

@@ -27,6 +27,15 @@ struct APIRequest {
 
     var lastEventID: String? { request.head.headers["last-event-id"] }
 
+    /// Whether the client asked for the minimal answer (`Prefer: return=minimal`, RFC 7240).
+    var prefersMinimalReturn: Bool {
+        guard let prefer = request.head.headers["prefer"] else { return false }
+        return prefer.split(separator: ",").contains { preference in
+            let token = preference.split(separator: ";").first.map(String.init) ?? ""
+            return token.filter { !$0.isWhitespace }.lowercased() == "return=minimal"
+        }
+    }
+
     /// The JSON body, decoded.
     func body<Body: Decodable>(_ type: Body.Type) throws -> Body {
         guard let body = try optionalBody(type) else { throw APIError(.malformedRequest, "this route takes a JSON body") }
@@ -37,7 +46,7 @@ struct APIRequest {
     func optionalBody<Body: Decodable>(_ type: Body.Type) throws -> Body? {
         guard !request.body.isEmpty else { return nil }
         if let contentType = request.head.headers["content-type"],
-            contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() != WireFormat.jsonMediaType
+            contentType.split(separator: ";").first.map(HTTPText.trimmed)?.lowercased() != WireFormat.jsonMediaType
         {
             throw APIError(.unsupportedMediaType, field: "Content-Type", "bodies are \(WireFormat.jsonMediaType)")
         }

@@ -29,7 +29,7 @@ public enum ClientIdentity: Sendable, Hashable {
         if let pid, let sandboxed = flatpakAppID(pid: pid, procRoot: procRoot) {
             return .app(sandboxed, sandboxed: true)
         }
-        if let declaredApp, let app = PercentEncoding.decode(declaredApp.trimmingCharacters(in: .whitespaces)), !app.isEmpty {
+        if let declaredApp, let app = PercentEncoding.decode(HTTPText.trimmed(declaredApp)), !app.isEmpty {
             return .app(app, sandboxed: false)
         }
         return .user

@@ -35,18 +35,20 @@ public struct HTTPRequestHead: Sendable {
 
     /// The declared body length, when the request has a `Content-Length`.
     public var contentLength: Int? {
-        headers["content-length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        headers["content-length"].flatMap { Int(HTTPText.trimmed($0)) }
     }
 }
 
-/// A whole request: its head and its body.
+/// A whole request: its head, its body, and what the handler's `screen` made of the head.
 public struct HTTPRequest: Sendable {
     public var head: HTTPRequestHead
     public var body: [UInt8]
+    public var context: (any Sendable)?
 
-    public init(head: HTTPRequestHead, body: [UInt8] = []) {
+    public init(head: HTTPRequestHead, body: [UInt8] = [], context: (any Sendable)? = nil) {
         self.head = head
         self.body = body
+        self.context = context
     }
 }
 
@@ -65,5 +67,17 @@ public struct HTTPResponse: Sendable {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+}
+
+/// Header text as HTTP has it.
+enum HTTPText {
+    /// `value` without the spaces and tabs around it (HTTP's optional whitespace); cheaper than
+    /// Foundation's `trimmingCharacters(in:)`, and this runs for every request.
+    static func trimmed(_ value: some StringProtocol) -> Substring {
+        let text = Substring(value)
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return text[first...last]
     }
 }

@@ -9,9 +9,9 @@ import Synchronization
 /// must return at once (no waiting on locks held long, no I/O), and anything that waits goes into
 /// `respond(to:)`, which runs in a task while the connection is suspended.
 public protocol HTTPHandler: Sendable {
-    /// The request's line and headers arrived and no body has been read: a response refuses the request
-    /// here (authentication, a body that is declared too large), and its body is never read.
-    func screen(_ head: HTTPRequestHead) -> HTTPResponse?
+    /// The request's line and headers arrived and no body has been read: a refusal here (authentication,
+    /// a body that is declared too large) is the answer, and the body is never read.
+    func screen(_ head: HTTPRequestHead) -> HTTPScreening
     /// The answer to a body larger than `limit` bytes.
     func tooLarge(_ head: HTTPRequestHead, limit: Int) -> HTTPResponse
     /// The answer while the server stops.
@@ -19,6 +19,15 @@ public protocol HTTPHandler: Sendable {
     /// An answer that needs no waiting (a cached document), or `nil` to go through `respond(to:)`.
     func answerAtOnce(_ request: HTTPRequest) -> HTTPResponse?
     func respond(to request: HTTPRequest) async -> HTTPResponse
+}
+
+/// What `HTTPHandler.screen` decided about a request.
+public enum HTTPScreening: Sendable {
+    /// Answer with this at once; the body is never read.
+    case refuse(HTTPResponse)
+    /// Read the body and go on. `context` (what the handler learnt from the head, such as the route) comes
+    /// back with the request as `HTTPRequest.context`, so it is worked out once.
+    case admit(context: (any Sendable)?)
 }
 
 /// An HTTP/1.1 server on one listening socket, on libmicrohttpd (https://www.gnu.org/software/libmicrohttpd/).
@@ -173,7 +182,10 @@ public final class HTTPServer: Sendable {
                 peer: peer(of: connection))
             let exchange = HTTPExchange(head: head)
             context.pointee = Unmanaged.passRetained(exchange).toOpaque()
-            if let refusal = handler.screen(head) { return queue(refusal, on: connection) }
+            switch handler.screen(head) {
+            case .refuse(let refusal): return queue(refusal, on: connection)
+            case .admit(let handlerContext): exchange.context = handlerContext
+            }
             if let length = head.contentLength, length > configuration.maximumBodySize {
                 return queue(handler.tooLarge(head, limit: configuration.maximumBodySize), on: connection)
             }
@@ -297,6 +309,9 @@ struct SuspendedConnection: @unchecked Sendable {  // resumed once, through the 
 /// handler task leaves for the call that follows the connection's resumption.
 final class HTTPExchange: Sendable {
     let head: HTTPRequestHead
+    /// The handler's context from `screen`: set on the first call for the request, before anything else
+    /// reads it, on the same thread.
+    nonisolated(unsafe) var context: (any Sendable)?
     private let state = Mutex((body: [UInt8](), tooLarge: false, handling: false, response: HTTPResponse?.none))
 
     init(head: HTTPRequestHead) {
@@ -317,7 +332,7 @@ final class HTTPExchange: Sendable {
 
     var isTooLarge: Bool { state.withLock { $0.tooLarge } }
 
-    var request: HTTPRequest { HTTPRequest(head: head, body: state.withLock { $0.body }) }
+    var request: HTTPRequest { HTTPRequest(head: head, body: state.withLock { $0.body }, context: context) }
 
     /// True the first time: the request is complete and goes to the handler.
     func startHandling() -> Bool {
