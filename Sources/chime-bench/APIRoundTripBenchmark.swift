@@ -6,9 +6,13 @@ import Foundation
 import Glibc
 #endif
 
-/// One durable add per request, one after another, over the Unix socket: chimed's HTTP API through
-/// `DaemonClient` (libcurl, keep-alive), beside the newline-JSON protocol that chimed spoke before it
-/// (an older chimed binary, `--baseline-chimed`), in the same run.
+/// One durable add per request, one after another, over the Unix socket, beside the newline-JSON protocol
+/// that chimed spoke before it (an older chimed binary, `--baseline-chimed`), in the same run.
+///
+/// Two HTTP clients: a blocking one that writes the request and reads the answer on the calling thread,
+/// as the line protocol's client here does — the like-for-like comparison of the two servers and
+/// protocols — and `DaemonClient` (libcurl on a thread of its own, keep-alive, the answer decoded), what
+/// apps and the CLI use.
 struct APIRoundTripBenchmark {
     var requests = 2000
     var chimed: String
@@ -17,14 +21,20 @@ struct APIRoundTripBenchmark {
     struct Report: Encodable {
         let workload = "api-roundtrip"
         var requests: Int
+        /// Adds over HTTP from the blocking client.
         var http: LatencySummary
+        /// Adds through `DaemonClient`.
+        var httpDaemonClient: LatencySummary
         /// Where the time goes: a request answered on the server's own thread (a cached status), and one
-        /// that goes through a handler task without touching the store (the focus switch).
+        /// that goes through a handler task without touching the store (the focus switch), both through
+        /// `DaemonClient`.
         var httpStatus: LatencySummary
         var httpFocus: LatencySummary
         var lineProtocol: LatencySummary?
-        /// http p50 / line protocol p50 (the target is at most 1.2).
+        /// http p50 / line protocol p50, same kind of client (the target is at most 1.2).
         var p50Ratio: Double?
+        /// httpDaemonClient p50 / line protocol p50.
+        var daemonClientP50Ratio: Double?
     }
 
     /// Rounds alternate between the two protocols, so a busy moment of the machine falls on both; each
@@ -32,20 +42,30 @@ struct APIRoundTripBenchmark {
     var rounds = 3
 
     func run() async throws -> Report {
-        var best: (adds: LatencySummary, status: LatencySummary, focus: LatencySummary)?
+        var best: HTTPRound?
         var line: LatencySummary?
         for _ in 0..<rounds {
             let measured = try await measureHTTP()
-            if measured.adds.p50 < best?.adds.p50 ?? .infinity { best = measured }
+            if measured.raw.p50 < best?.raw.p50 ?? .infinity { best = measured }
             if let baselineChimed {
                 let round = try measureLineProtocol(baselineChimed)
                 if round.p50 < line?.p50 ?? .infinity { line = round }
             }
         }
-        guard let (http, status, focus) = best else { throw BenchmarkFailure("no round ran") }
+        guard let best else { throw BenchmarkFailure("no round ran") }
+        func ratio(_ http: LatencySummary) -> Double? {
+            line.map { ($0.p50 > 0 ? http.p50 / $0.p50 : 0) * 100 }.map { $0.rounded() / 100 }
+        }
         return Report(
-            requests: requests, http: http, httpStatus: status, httpFocus: focus, lineProtocol: line,
-            p50Ratio: line.map { ($0.p50 > 0 ? http.p50 / $0.p50 : 0) * 100 }.map { $0.rounded() / 100 })
+            requests: requests, http: best.raw, httpDaemonClient: best.client, httpStatus: best.status, httpFocus: best.focus, lineProtocol: line,
+            p50Ratio: ratio(best.raw), daemonClientP50Ratio: ratio(best.client))
+    }
+
+    struct HTTPRound {
+        var raw: LatencySummary
+        var client: LatencySummary
+        var status: LatencySummary
+        var focus: LatencySummary
     }
 
     static func request(_ index: Int) throws -> NotificationRequest {
@@ -54,7 +74,7 @@ struct APIRoundTripBenchmark {
         return try NotificationRequest(identifier: "bench-\(index)", content: content, trigger: .timeInterval(try TimeIntervalTrigger(timeInterval: 86_400, repeats: false)))
     }
 
-    private func measureHTTP() async throws -> (adds: LatencySummary, status: LatencySummary, focus: LatencySummary) {
+    private func measureHTTP() async throws -> HTTPRound {
         let daemon = try DaemonUnderTest(executable: chimed, name: "http")
         defer { daemon.stop() }
         let client = try await DaemonClient.connect(socketPath: daemon.socketPath, token: daemon.token, appIdentifier: "com.example.bench")
@@ -68,6 +88,17 @@ struct APIRoundTripBenchmark {
             try await client.add([request])
             latencies.append(milliseconds(clock.now - started))
         }
+
+        let socket = try HTTPSocket(path: daemon.socketPath, token: daemon.token, app: "com.example.bench")
+        let encoder = WireFormat.encoder()
+        var raw: [Double] = []
+        for index in 0..<requests {
+            let request = try Self.request(requests + index)
+            let started = clock.now
+            try socket.post("/v1/apps/com.example.bench/pending", body: Array(try encoder.encode(AddRequests(requests: [request]))))
+            raw.append(milliseconds(clock.now - started))
+        }
+
         var status: [Double] = []
         var focus: [Double] = []
         for _ in 0..<requests {
@@ -78,7 +109,7 @@ struct APIRoundTripBenchmark {
             _ = try await client.focus()
             focus.append(milliseconds(clock.now - started))
         }
-        return (LatencySummary(latencies), LatencySummary(status), LatencySummary(focus))
+        return HTTPRound(raw: LatencySummary(raw), client: LatencySummary(latencies), status: LatencySummary(status), focus: LatencySummary(focus))
     }
 
     /// The old protocol, spoken by hand: `hello`, then one `add` line per request, each reply read before
@@ -90,17 +121,18 @@ struct APIRoundTripBenchmark {
         try socket.call(#"{"id":0,"method":"hello","params":{"token":"\#(daemon.token)","app":"com.example.bench"}}"#)
         try socket.call(#"{"id":0,"method":"requestAuthorization","params":{"options":["alert"]}}"#)
         let encoder = WireFormat.encoder()
-        func line(_ index: Int, _ id: Int) throws -> String {
-            let json = String(decoding: try encoder.encode(try Self.request(index)), as: UTF8.self)
+        func line(_ request: NotificationRequest, _ id: Int) throws -> String {
+            let json = String(decoding: try encoder.encode(request), as: UTF8.self)
             return #"{"id":\#(id),"method":"add","params":{"requests":[\#(json)]}}"#
         }
-        for index in 0..<50 { try socket.call(try line(-1 - index, index + 1)) }
+        for index in 0..<50 { try socket.call(try line(try Self.request(-1 - index), index + 1)) }
         var latencies: [Double] = []
         let clock = ContinuousClock()
         for index in 0..<requests {
-            let text = try line(index, index + 100)
+            let request = try Self.request(index)
+            // Encoding counts on both sides: the old client encoded each request as it sent it.
             let started = clock.now
-            try socket.call(text)
+            try socket.call(try line(request, index + 100))
             latencies.append(milliseconds(clock.now - started))
         }
         return LatencySummary(latencies)
@@ -130,19 +162,60 @@ final class LineSocket: @unchecked Sendable {  // used by one client task at a t
     /// Sends `line` and returns the reply line; throws on an error reply.
     @discardableResult
     func call(_ line: String) throws -> String {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        send(Array((line + "\n").utf8))
+        let reply = String(decoding: try read(through: [0x0A]).dropLast(), as: UTF8.self)
+        if reply.contains(#""error""#) { throw BenchmarkFailure("the line protocol answered an error: \(reply)") }
+        return reply
+    }
+
+    func send(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// The bytes up to and including the first `terminator`.
+    func read(through terminator: [UInt8]) throws -> [UInt8] {
         while true {
-            if let newline = pending.firstIndex(of: 0x0A) {
-                let reply = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeFirst(newline + 1)
-                if reply.contains(#""error""#) { throw BenchmarkFailure("the line protocol answered an error: \(reply)") }
-                return reply
+            if let range = pending.firstRange(of: terminator) {
+                defer { pending.removeFirst(range.upperBound) }
+                return Array(pending[..<range.upperBound])
             }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = recv(descriptor, &chunk, chunk.count, 0)
-            guard count > 0 else { throw BenchmarkFailure("the line protocol daemon closed the connection") }
-            pending += chunk[..<count]
+            try receive()
         }
+    }
+
+    /// The next `count` bytes.
+    func read(count: Int) throws -> [UInt8] {
+        while pending.count < count { try receive() }
+        defer { pending.removeFirst(count) }
+        return Array(pending[..<count])
+    }
+
+    private func receive() throws {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = recv(descriptor, &chunk, chunk.count, 0)
+        guard count > 0 else { throw BenchmarkFailure("the daemon closed the connection") }
+        pending += chunk[..<count]
+    }
+}
+
+/// A blocking HTTP/1.1 client on one keep-alive connection: writes a request, reads its answer.
+final class HTTPSocket: @unchecked Sendable {  // used by one client task at a time
+    private let socket: LineSocket
+    private let head: String
+
+    init(path: String, token: String, app: String) throws {
+        socket = try LineSocket(path: path)
+        head = "Host: localhost\r\nAuthorization: Bearer \(token)\r\nChime-App: \(app)\r\nContent-Type: application/json\r\nPrefer: return=minimal\r\n"
+    }
+
+    /// POSTs `body` to `path`; throws unless the answer is a success.
+    func post(_ path: String, body: [UInt8]) throws {
+        socket.send(Array("POST \(path) HTTP/1.1\r\n\(head)Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+        let header = try socket.read(through: Array("\r\n\r\n".utf8))
+        let text = String(decoding: header, as: UTF8.self)
+        guard text.hasPrefix("HTTP/1.1 2") else { throw BenchmarkFailure("chimed answered: \(text.prefix(80))") }
+        let length = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        _ = try socket.read(count: length)
     }
 }
