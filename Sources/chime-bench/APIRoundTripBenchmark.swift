@@ -39,7 +39,7 @@ struct APIRoundTripBenchmark {
 
     /// Rounds alternate between the two protocols, so a busy moment of the machine falls on both; each
     /// side's round with the lowest p50 counts.
-    var rounds = 3
+    var rounds = 5
 
     func run() async throws -> Report {
         var best: HTTPRound?

@@ -24,7 +24,7 @@ let usage = """
 
     Options:
       --cases N     cases (triggers) or writes (sqlite-writes) per round (default 100000 and 2000)
-      --rounds N    timed rounds; the fastest counts (default 3; burst: add rates and raw floor)
+      --rounds N    timed rounds; the fastest counts (default 3, api-roundtrip 5; burst: add rates and raw floor)
       --requests N  requests (burst: 100000, scale: 1000000)
       --single N    burst: single adds awaited one after another (default 10000)
       --tasks N     burst: tasks adding at once (default 64)
