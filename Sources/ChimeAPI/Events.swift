@@ -7,8 +7,9 @@ public import Foundation
 /// - `GET /v1/apps/{app}/events` — an app's own: `response` and `willPresent`. While it is open the app is
 ///   connected (responses reach it live; with `foreground=true` it is asked how to present). Responses it
 ///   has not acknowledged are sent again, oldest first, each time it opens the stream.
-/// - `GET /v1/events` — every app's list changes, for pages: `delivered`, `deliveredRemoved`,
-///   `pendingChanged`, and `reset` when a resumed stream missed more than the daemon kept (reload the lists).
+/// - `GET /v1/events` — every app's list changes and the user's responses, for pages and `chime watch`:
+///   `delivered`, `deliveredRemoved`, `pendingChanged`, `responded`, and `reset` when a resumed stream
+///   missed more than the daemon kept (reload the lists).
 ///
 /// Every event has an `id`; a client that reconnects sends the last one as `Last-Event-ID` and gets what it
 /// missed, as far as the daemon still holds it.
@@ -24,6 +25,9 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case deliveredRemoved
     /// Requests were added to (or replaced in) an app's pending list, or removed from it.
     case pendingChanged
+    /// The user responded to a notification (a button, a reply, open, dismiss), on the desktop or through
+    /// the API.
+    case responded
     /// The stream could not resume where the client left off: reload whatever it shows.
     case reset
     /// The last event of an app's stream: another connection of the same app opened its stream, and
@@ -103,6 +107,25 @@ public struct DeliveredEvent: Codable, Sendable, Hashable {
         self.banner = banner
         self.listed = listed
         self.isLate = isLate
+    }
+}
+
+/// The user's response to a notification, as the list stream tells it (the app gets the whole
+/// `ResponseEvent` on its own stream).
+public struct RespondedEvent: Codable, Sendable, Hashable {
+    public var app: String
+    /// The notification's identifier.
+    public var identifier: String
+    /// The action's identifier, or Apple's default (opened) or dismiss action identifier.
+    public var action: String
+    /// What the user typed, for a reply.
+    public var text: String?
+
+    public init(app: String, identifier: String, action: String, text: String?) {
+        self.app = app
+        self.identifier = identifier
+        self.action = action
+        self.text = text
     }
 }
 

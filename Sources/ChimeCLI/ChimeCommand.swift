@@ -14,6 +14,7 @@ public enum ChimeCommand: Equatable {
     case categories(CategoriesCommand)
     case apps(AppsCommand)
     case focus(FocusCommand)
+    case watch(WatchCommand)
     case doctor(DoctorCommand)
 
     public static let abstract = "Chime: Apple's UserNotifications, on Linux."
@@ -36,6 +37,7 @@ public enum ChimeCommand: Equatable {
           categories  Register an app's categories from JSON, or list them.
           apps        List apps, allow or deny them, change their settings.
           focus       Turn Do Not Disturb on or off, or show it.
+          watch       Follow deliveries and responses as they happen.
           doctor      Check the daemon, the desktop's notification server and the store.
           next        List the upcoming fire dates of a trigger.
 
@@ -47,7 +49,7 @@ public enum ChimeCommand: Equatable {
 
     static let subcommands = [
         AddCommand.name, ListCommand.Kind.pending.rawValue, ListCommand.Kind.delivered.rawValue, RemoveCommand.name, RespondCommand.name,
-        CategoriesCommand.name, AppsCommand.name, FocusCommand.name, DoctorCommand.name, NextCommand.name,
+        CategoriesCommand.name, AppsCommand.name, FocusCommand.name, WatchCommand.name, DoctorCommand.name, NextCommand.name,
     ]
 
     /// Parses the arguments that follow the executable's name.
@@ -79,6 +81,7 @@ public enum ChimeCommand: Equatable {
         case CategoriesCommand.name: .categories(try CategoriesCommand.parse(rest))
         case AppsCommand.name: .apps(try AppsCommand.parse(rest))
         case FocusCommand.name: .focus(try FocusCommand.parse(rest))
+        case WatchCommand.name: .watch(try WatchCommand.parse(rest))
         default: .doctor(try DoctorCommand.parse(rest))
         }
     }
@@ -94,6 +97,7 @@ public enum ChimeCommand: Equatable {
         case CategoriesCommand.name: CategoriesCommand.helpText
         case AppsCommand.name: AppsCommand.helpText
         case FocusCommand.name: FocusCommand.helpText
+        case WatchCommand.name: WatchCommand.helpText
         case DoctorCommand.name: DoctorCommand.helpText
         default: helpText
         }

@@ -3,8 +3,9 @@ import Foundation
 
 /// The daemon's log on standard error: `2026-01-02T03:04:05.678Z chimed: info: message`.
 ///
-/// Debug lines appear only with `--verbose`. Messages carry identifiers and error codes, never
-/// notification text; control characters in them are escaped (`LogText`), so a message is one line.
+/// Debug lines appear only with `--verbose`. Messages carry identifiers and error codes, and notification
+/// text only where the log is the screen (`LogPresenter`); control characters in them are escaped
+/// (`LogText`), so a message is one line.
 /// Thread-safe: each line is one `write(2)`.
 public struct DaemonLog: EngineLog {
     public let verbose: Bool

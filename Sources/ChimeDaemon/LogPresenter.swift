@@ -2,8 +2,11 @@ import ChimeCore
 public import ChimeEngine
 import Foundation
 
-/// The presenter without a desktop: one log line per notification, with identifiers and where it went,
-/// never its text (headless machines, CI, tests).
+/// The presenter without a desktop (no notification server answers, or `--presenter log`): the log is
+/// where a person sees the notification — chimed's terminal when it runs in one, the journal under
+/// systemd (`journalctl --user -u chimed`) — so each one is a line with its text as the user would read
+/// it (the previews rule applied), e.g.
+/// `presented com.example.alarm/wake — “Wake up” — Time to get up`.
 public struct LogPresenter: NotificationPresenter {
     let log: DaemonLog
 
@@ -12,7 +15,17 @@ public struct LogPresenter: NotificationPresenter {
     }
 
     public func present(_ presentation: Presentation) async {
-        log.info("presented \(presentation.appIdentifier)/\(presentation.notificationIdentifier)")
+        log.info(Self.line(presentation))
+    }
+
+    static func line(_ presentation: Presentation) -> String {
+        let text = [presentation.subtitle, presentation.body].filter { !$0.isEmpty }
+        var line = "presented \(presentation.appIdentifier)/\(presentation.notificationIdentifier) — “\(presentation.title)”"
+        for part in text { line += " — \(part)" }
+        let actions = presentation.actions.map(\.title)
+        if !actions.isEmpty { line += " [\(actions.joined(separator: " | "))]" }
+        if !presentation.destinations.contains(.banner) { line += " (quietly: in the list only)" }
+        return line
     }
 
     public func withdraw(appIdentifier: String, identifiers: [String]) async {

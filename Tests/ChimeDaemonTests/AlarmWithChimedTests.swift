@@ -28,7 +28,7 @@ struct AlarmWithChimedTests {
     func nextPresentedAlarm(_ daemon: RunningDaemon) async throws -> String {
         let marker = "chimed: info: presented com.example.alarm/"
         let line = try await daemon.log.take("an alarm presented") { $0.contains(marker) }
-        return String(line[line.range(of: marker)!.upperBound...])
+        return String(line[line.range(of: marker)!.upperBound...].prefix { $0 != " " })
     }
 
     @Test func snoozeReachesTheRunningAlarmAndLaunchesItWhenItIsNotRunning() async throws {

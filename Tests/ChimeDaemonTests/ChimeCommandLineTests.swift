@@ -181,6 +181,47 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// `chime watch` (the real executable) prints each delivery and response as it happens; `--json`
+    /// gives one object per line; the log presenter shows the notification's text where a person reads
+    /// chimed's output.
+    @Test func watchFollowsDeliveriesAndResponsesAndTheLogShowsTheText() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let executable = URL(fileURLWithPath: DaemonHome.executable).deletingLastPathComponent().appendingPathComponent("chime")
+        let watcher = try ChildProcess(executable.path, ["watch"], environment: home.environment, name: "watch")
+        let json = try ChildProcess(executable.path, ["watch", "--json", "--app", "chime"], environment: home.environment, name: "watch --json")
+        try await eventually("both watchers follow the stream") {
+            (try? await home.connect().status().eventStreams) ?? 0 >= 2
+        }
+        let other = await chime(["add", "--app", "com.example.other", "--title", "Elsewhere", "--id", "x"], home)
+        #expect(other.exitCode == .success, "\(other.standardError)")
+        _ = try await watcher.output.take("the other app's delivery") { $0.contains("  com.example.other  delivered  “Elsewhere”") }
+
+        let added = await chime(["add", "--in", "1s", "--title", "Tea", "--body", "The kettle \u{1B}[2Jboiled", "--id", "tea"], home)
+        #expect(added.exitCode == .success, "\(added.standardError)")
+        let shown = try await watcher.output.take("the delivery") { $0.contains("  chime  delivered  ") }
+        #expect(shown.contains("“Tea” — The kettle \\u{1B}[2Jboiled  [id tea]"), "\(shown)")
+        let logged = try await daemon.log.take("the log presenter's line") { $0.contains("presented chime/tea — ") }
+        #expect(logged.hasSuffix("presented chime/tea — “Tea” — The kettle \\u{1B}[2Jboiled"), "\(logged)")
+
+        let responded = await chime(["respond", "--id", "tea", "--open"], home)
+        #expect(responded.exitCode == .success, "\(responded.standardError)")
+        let response = try await watcher.output.take("the response") { $0.contains("  responded  ") }
+        #expect(response.contains("  chime  responded  opened  [id tea]"), "\(response)")
+
+        let lines = [
+            try await json.output.take("delivered as JSON") { $0.contains(#""event":"delivered""#) },
+            try await json.output.take("responded as JSON") { $0.contains(#""event":"responded""#) },
+        ].map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines[0]?["title"] as? String == "Tea" && lines[0]?["body"] as? String == "The kettle \u{1B}[2Jboiled")
+        #expect(lines[0]?["app"] as? String == "chime" && lines[0]?["identifier"] as? String == "tea")
+        #expect(lines[1]?["action"] as? String == NotificationResponse.defaultActionIdentifier && lines[1]?["identifier"] as? String == "tea")
+        #expect(json.output.lines.allSatisfy { !$0.contains("Elsewhere") }, "--app keeps to one app")
+        #expect(await daemon.terminate() == 0)
+        let ended = try await watcher.errors.take("the end of the stream") { $0.hasPrefix("chime: error: ") }
+        #expect(ended.contains("chimed closed the event stream"), "\(ended)")
+    }
+
     @Test func appsSettingsCategoriesAndFocus() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

@@ -22,7 +22,9 @@ struct DaemonCrashTests {
     /// The identifiers of notifications a daemon's log says it presented, in order (with repeats).
     static func presented(in lines: [String]) -> [String] {
         let marker = "chimed: info: presented \(app)/"
-        return lines.compactMap { line in line.range(of: marker).map { String(line[$0.upperBound...]) } }
+        return lines.compactMap { line in
+            line.range(of: marker).map { String(line[$0.upperBound...].prefix { $0 != " " }) }
+        }
     }
 
     @Test func acknowledgedAddsSurviveSIGKILLAndNothingAlertsTwice() async throws {

@@ -116,7 +116,7 @@ public struct RunningDaemon: Sendable {
 
     /// Waits for the log line saying the notification was presented (the log presenter writes it).
     public func presented(_ app: String, _ identifier: String, within seconds: Double = 10) async throws {
-        _ = try await log.take("\(app)/\(identifier) presented", within: seconds) { $0.hasSuffix("chimed: info: presented \(app)/\(identifier)") }
+        _ = try await log.take("\(app)/\(identifier) presented", within: seconds) { $0.contains("chimed: info: presented \(app)/\(identifier) — ") }
     }
 }
 

@@ -26,6 +26,7 @@ struct CenterRunner {
         case .categories(let categories): try await run(categories)
         case .apps(let apps): try await run(apps)
         case .focus(let focus): try await run(focus)
+        case .watch(let watch): try await run(watch)
         case .help, .version, .next, .doctor: ""
         }
     }

@@ -28,6 +28,12 @@ extension NotificationService {
     @discardableResult
     public func afterResponse(app: String, _ outcome: ResponseOutcome) async -> (queued: Bool, launched: Bool?) {
         statusCache.invalidate()
+        if let response = outcome.response {
+            events.publish(
+                .responded,
+                RespondedEvent(app: app, identifier: response.notification.identifier, action: response.actionIdentifier, text: response.userText),
+                to: .lists)
+        }
         guard let response = outcome.response, !outcome.deliveredToApp else { return (false, nil) }
         let launch = outcome.launch == .none ? nil : Self.launchName(outcome.launch)
         guard await queueAndSend(response, app: app, launch: launch) else { return (false, nil) }
