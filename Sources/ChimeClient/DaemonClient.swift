@@ -135,10 +135,11 @@ public final class DaemonClient: Sendable {
 
     // MARK: Apps and settings
 
-    public func requestAuthorization(options: AuthorizationOptions, app: String? = nil) async throws -> Bool {
-        // The user may take their time to answer the question on the desktop.
+    /// Asks the user whether the app may notify (once; later calls answer from the decision). Waits for the
+    /// answer without a limit unless given `timeout` (the user may take their time on the desktop).
+    public func requestAuthorization(options: AuthorizationOptions, app: String? = nil, timeout: Duration? = nil) async throws -> Bool {
         let result: AuthorizationResult = try await call(
-            .requestAuthorization, [try self.app(app)], body: AuthorizationRequest(options: options), timeout: nil)
+            .requestAuthorization, [try self.app(app)], body: AuthorizationRequest(options: options), timeout: timeout)
         return result.granted
     }
 

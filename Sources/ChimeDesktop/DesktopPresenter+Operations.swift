@@ -11,6 +11,10 @@ extension DesktopPresenter {
         case .badge(let appIdentifier, let count): await setBadge(appIdentifier: appIdentifier, count: count)
         case .prompt(let number, let appIdentifier, let options): await ask(number, appIdentifier: appIdentifier, options: options)
         case .closeServerNotification(let serverID): await close(serverIDs: [serverID], describing: "the answered permission question")
+        case .withdrawPrompt(let number):
+            if let serverID = state.withLock({ $0.shown.serverID(for: .prompt(number)) }) {
+                await close(serverIDs: [serverID], describing: "the permission question answered elsewhere")
+            }
         }
     }
 

@@ -51,6 +51,8 @@ public final class DesktopPresenter: NotificationPresenter, AuthorizationResolve
         case withdraw(appIdentifier: String, identifiers: [String])
         case badge(appIdentifier: String, count: Int)
         case prompt(Int, appIdentifier: String, options: AuthorizationOptions)
+        /// The prompt was answered elsewhere: take it off the screen.
+        case withdrawPrompt(Int)
         /// A notification of the presenter's own that nobody withdraws (an answered prompt).
         case closeServerNotification(UInt32)
     }
@@ -62,6 +64,8 @@ public final class DesktopPresenter: NotificationPresenter, AuthorizationResolve
         var shownSaveScheduled = false
         var nextPrompt = 0
         var prompts: [Int: CheckedContinuation<Bool?, Never>] = [:]
+        /// Prompts cancelled before they were asked.
+        var cancelledPrompts: Set<Int> = []
         /// Operations queued and not yet carried out, and answers sent to the engine and not yet done.
         var pendingOperations = 0
         var runningResponses = 0
@@ -158,13 +162,33 @@ public final class DesktopPresenter: NotificationPresenter, AuthorizationResolve
     /// expired without a choice, the server went away, or nothing can be asked (no server, or a server
     /// without buttons, which is logged). The prompt never expires by itself.
     public func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool? {
-        await withCheckedContinuation { (answer: CheckedContinuation<Bool?, Never>) in
-            let number = state.withLock { state -> Int in
-                state.nextPrompt += 1
-                state.prompts[state.nextPrompt] = answer
-                return state.nextPrompt
+        let number = state.withLock { state -> Int in
+            state.nextPrompt += 1
+            return state.nextPrompt
+        }
+        // Cancelled (the user answered through another door): the question is withdrawn from the screen.
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (answer: CheckedContinuation<Bool?, Never>) in
+                let cancelled = state.withLock { state -> Bool in
+                    guard state.cancelledPrompts.remove(number) == nil else { return true }
+                    state.prompts[number] = answer
+                    return false
+                }
+                guard !cancelled else { return answer.resume(returning: nil) }
+                post(.prompt(number, appIdentifier: appIdentifier, options: options))
             }
-            post(.prompt(number, appIdentifier: appIdentifier, options: options))
+        } onCancel: {
+            let waiting = state.withLock { state in
+                guard let waiting = state.prompts.removeValue(forKey: number) else {
+                    // Not asked yet: the question is never put up.
+                    state.cancelledPrompts.insert(number)
+                    return CheckedContinuation<Bool?, Never>?.none
+                }
+                return waiting
+            }
+            guard let waiting else { return }
+            waiting.resume(returning: nil)
+            post(.withdrawPrompt(number))
         }
     }
 

@@ -30,7 +30,11 @@ public final class SimulatedUser: AuthorizationResolver {
 
     private struct State {
         var standingAnswer: Bool?
-        var openPrompts: [CheckedContinuation<Bool, Never>] = []
+        var openPrompts: [(number: Int, answer: CheckedContinuation<Bool?, Never>)] = []
+        var nextPrompt = 0
+        /// Prompts cancelled before they were put up.
+        var cancelled: Set<Int> = []
+        var withdrawn = 0
     }
 
     private let state: Mutex<State>
@@ -44,17 +48,40 @@ public final class SimulatedUser: AuthorizationResolver {
 
     // MARK: Authorization
 
+    /// Asks the user; a prompt whose task is cancelled (answered through another door) is withdrawn, as a
+    /// desktop takes its question off the screen, and answers `nil`.
     public func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool? {
         let prompt = AuthorizationPrompt(appIdentifier: appIdentifier, options: options)
-        return await withCheckedContinuation { (answer: CheckedContinuation<Bool, Never>) in
-            let standing = state.withLock { state -> Bool? in
-                if state.standingAnswer == nil { state.openPrompts.append(answer) }
-                return state.standingAnswer
+        let number = state.withLock { state in
+            state.nextPrompt += 1
+            return state.nextPrompt
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (answer: CheckedContinuation<Bool?, Never>) in
+                let (standing, cancelled) = state.withLock { state -> (Bool?, Bool) in
+                    if state.cancelled.remove(number) != nil { return (nil, true) }
+                    if state.standingAnswer == nil { state.openPrompts.append((number, answer)) }
+                    return (state.standingAnswer, false)
+                }
+                if cancelled { return answer.resume(returning: nil) }
+                prompts.post(prompt)
+                if let standing { answer.resume(returning: standing) }
             }
-            prompts.post(prompt)
-            if let standing { answer.resume(returning: standing) }
+        } onCancel: {
+            let open = state.withLock { state -> CheckedContinuation<Bool?, Never>? in
+                guard let index = state.openPrompts.firstIndex(where: { $0.number == number }) else {
+                    state.cancelled.insert(number)
+                    return nil
+                }
+                state.withdrawn += 1
+                return state.openPrompts.remove(at: index).answer
+            }
+            open?.resume(returning: nil)
         }
     }
+
+    /// How many open prompts were withdrawn because the question was answered elsewhere.
+    public var withdrawnPrompts: Int { state.withLock { $0.withdrawn } }
 
     /// Waits until the user is asked, and returns the question.
     public func nextAuthorizationPrompt() async -> AuthorizationPrompt {
@@ -63,7 +90,7 @@ public final class SimulatedUser: AuthorizationResolver {
 
     /// Answers the oldest open prompt.
     public func answer(allow: Bool) {
-        let prompt = state.withLock { state in state.openPrompts.isEmpty ? nil : state.openPrompts.removeFirst() }
+        let prompt = state.withLock { state in state.openPrompts.isEmpty ? nil : state.openPrompts.removeFirst().answer }
         precondition(prompt != nil, "no authorization prompt is open")
         prompt?.resume(returning: allow)
     }

@@ -222,6 +222,26 @@ struct ChimeCommandLineTests {
         #expect(ended.contains("chimed closed the event stream"), "\(ended)")
     }
 
+    /// Without a desktop nobody can be asked: the first add of a new app says so and how to allow it,
+    /// rather than "not allowed"; allowed from the command line, the same add goes through.
+    @Test func aNewAppWithNobodyToAskSaysHowToAllowIt() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start(["--authorization", "ask"])
+        let notes = LineCollector()
+        let refused = await ChimeMain.run(
+            ["add", "--app", "com.example.new", "--title", "Hi"], now: Date(), currentTimeZone: TimeZone(identifier: "Asia/Seoul")!,
+            paths: home.paths, note: notes.add)
+        #expect(refused.exitCode == .failure)
+        #expect(
+            refused.standardError
+                == "chime: error: com.example.new was never allowed to notify: there is no desktop to ask on; allow it with 'chime apps allow com.example.new'\n")
+        #expect(notes.text.isEmpty, "nothing to wait for without a desktop")
+        #expect(await chime(["apps", "allow", "com.example.new"], home).exitCode == .success)
+        let added = await chime(["add", "--app", "com.example.new", "--title", "Hi"], home)
+        #expect(added.exitCode == .success, "\(added.standardError)")
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func appsSettingsCategoriesAndFocus() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

@@ -59,10 +59,11 @@ struct DaemonDunstTests {
 
         // The first add asks as the app: a notification with Allow / Don't Allow, drawn by dunst. The
         // command waits for the answer, so it runs on while the user answers in dunst.
+        let notes = LineCollector()
         let adding = Task { [home] in
             let result = await ChimeMain.run(
                 ["add", "--title", Self.title, "--category", "meeting", "--id", "review", "--app", Self.app], now: Date(),
-                currentTimeZone: TimeZone(identifier: "Asia/Seoul")!, paths: home.paths)
+                currentTimeZone: TimeZone(identifier: "Asia/Seoul")!, paths: home.paths, note: notes.add)
             return (result.exitCode == .success, result.standardOutput, result.standardError)
         }
         do {
@@ -78,6 +79,10 @@ struct DaemonDunstTests {
 
             let (added, output, errors) = await adding.value
             #expect(added, "\(errors)")
+            #expect(
+                notes.text.hasPrefix(
+                    "chime: waiting for your answer: may \(Self.app) show notifications? Answer the question on your desktop, or run 'chime apps allow \(Self.app)'"
+                ), "the command said what it waited for: \(notes.text)")
             #expect(output == "Sent “\(Self.title)” for \(Self.app) (id review): delivered now.\n")
             // The fake dmenu has answered (the add went on), so the menu it was shown is written.
             #expect(dunst.menu.contains(",chime-allow]"), "dunst's menu: \(dunst.menu)")

@@ -29,6 +29,20 @@ struct DesktopDegradationTests {
         }
     }
 
+    /// The user allows the app through another door (`chime apps allow`) while the prompt is up: the
+    /// waiting request is answered, and the prompt leaves the screen.
+    @Test func aPromptAnsweredElsewhereIsWithdrawn() async throws {
+        try await DesktopHarness.run { h in
+            let center = h.engine.center(for: "com.example.photos")
+            async let granted = center.requestAuthorization(options: [.alert])
+            let prompt = try await h.fake.nextCall("Notify")
+            try await center.updateSettings(.granted([.alert]))
+            #expect(try await granted == true)
+            #expect(try await h.fake.nextCall("CloseNotification").id == prompt.id)
+            #expect(try await center.notificationSettings().authorizationStatus == .authorized)
+        }
+    }
+
     @Test func aPromptClosedWithoutAChoiceLeavesTheAppUndecided() async throws {
         try await DesktopHarness.run { h in
             let center = h.engine.center(for: "com.example.photos")

@@ -22,6 +22,26 @@ struct NotificationEngineAuthorizationTests {
         #expect(settings.badgeSetting == .notSupported)
     }
 
+    /// The user answers through another door (`chime apps allow`) while the prompt is up: the waiting
+    /// request gets that answer at once, and the prompt is withdrawn.
+    @Test func anAnswerGivenElsewhereEndsTheWaitAndWithdrawsThePrompt() async throws {
+        let h = try await EngineHarness.make(answersAuthorization: nil)
+        async let granted = h.center.requestAuthorization(options: [.alert, .sound])
+        _ = await h.user.nextAuthorizationPrompt()
+        try await h.center.updateSettings(.granted([.alert, .sound]))
+        #expect(try await granted, "allowed through the other door")
+        #expect(h.user.withdrawnPrompts == 1)
+        #expect(try await h.center.notificationSettings().authorizationStatus == .authorized)
+
+        // Denied elsewhere: the request answers no, and the denial stands.
+        let other = try await EngineHarness.make(answersAuthorization: nil)
+        async let refused = other.center.requestAuthorization(options: [.alert])
+        _ = await other.user.nextAuthorizationPrompt()
+        try await other.center.updateSettings(.denied([.alert]))
+        #expect(try await !refused)
+        #expect(try await other.center.notificationSettings().authorizationStatus == .denied)
+    }
+
     /// The app registers categories while the user changes a setting and the badge is set: each change
     /// keeps the others (they once overwrote each other from stale copies of the app's record).
     @Test func concurrentChangesToAnAppAllSurvive() async throws {

@@ -13,6 +13,8 @@ struct CenterRunner {
     let zone: TimeZone
     /// Where long output goes as it is produced.
     let write: @Sendable (String) -> Void
+    /// Where the command says what it waits for (standard error), at once.
+    let note: @Sendable (String) -> Void
 
     /// Requests per page when listing.
     static let pageSize = 500
@@ -47,9 +49,7 @@ struct CenterRunner {
         if settings.authorizationStatus == .notDetermined {
             var options: AuthorizationOptions = [.alert, .sound, .badge]
             if request.content.interruptionLevel == .critical || request.content.sound?.isCritical == true { options.insert(.criticalAlert) }
-            guard try await client.requestAuthorization(options: options, app: add.appIdentifier) else {
-                throw ChimeError(.notificationsNotAllowed, field: "app", "\(add.appIdentifier) is not allowed to notify (chime apps allow \(add.appIdentifier))")
-            }
+            try await askPermission(options, app: add.appIdentifier)
         }
         let added = try await client.add([request], app: add.appIdentifier)
         let title = Output.shown(Output.title(request.content))
@@ -70,6 +70,37 @@ struct CenterRunner {
             return "Scheduled “\(title)” for \(app) (id \(identifier)), but its trigger never fires.\n"
         }
         return "Scheduled “\(title)” for \(app) (id \(identifier)): \(Output.relative(fireDate, from: now)), \(iso(fireDate)).\n"
+    }
+
+    /// How long `add` waits for the user to answer the permission question.
+    static let permissionTimeout = Duration.seconds(120)
+
+    /// Asks whether `app` may notify, saying on standard error what it waits for and where to answer;
+    /// throws, saying why, unless the app is allowed.
+    private func askPermission(_ options: AuthorizationOptions, app: String) async throws {
+        let asksOnDesktop = (try? await client.status().presenter) == "desktop"
+        let shownApp = Output.shown(app)
+        if asksOnDesktop {
+            note(
+                "chime: waiting for your answer: may \(shownApp) show notifications? Answer the question on your desktop, or run "
+                    + "'chime apps allow \(shownApp)' (or deny) in another terminal. Giving up in \(Self.permissionTimeout.components.seconds / 60) minutes.\n")
+        }
+        let allowed: Bool
+        do {
+            allowed = try await client.requestAuthorization(options: options, app: app, timeout: Self.permissionTimeout)
+        } catch let error as APIError where error.apiCode == .notConnected && asksOnDesktop {
+            throw ChimeError(
+                .notificationsNotAllowed,
+                "nobody answered whether \(app) may show notifications within \(Self.permissionTimeout.components.seconds / 60) minutes; "
+                    + "run 'chime apps allow \(app)' and add it again")
+        }
+        guard !allowed else { return }
+        if (try? await client.notificationSettings(app: app).authorizationStatus) == .notDetermined {
+            let why = asksOnDesktop ? "the question went away unanswered (the notification server closed it or restarted)" : "there is no desktop to ask on"
+            throw ChimeError(
+                .notificationsNotAllowed, "\(app) was never allowed to notify: \(why); allow it with 'chime apps allow \(app)'")
+        }
+        throw ChimeError(.notificationsNotAllowed, "\(app) is not allowed to notify (you denied it; 'chime apps allow \(app)' allows it)")
     }
 
     // MARK: pending, delivered, remove

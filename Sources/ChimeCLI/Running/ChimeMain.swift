@@ -19,8 +19,10 @@ public enum ChimeMain {
     ///   - paths: Where chimed's socket and token are (by default from the XDG variables).
     ///   - write: Where long output (lists) goes as it is produced; without it, it is collected into
     ///     `standardOutput`.
+    ///   - note: Where the command says at once what it waits for (standard error by default).
     public static func run(
-        _ arguments: [String], now: Date, currentTimeZone: TimeZone, paths: DaemonPaths = DaemonPaths(), write: (@Sendable (String) -> Void)? = nil
+        _ arguments: [String], now: Date, currentTimeZone: TimeZone, paths: DaemonPaths = DaemonPaths(), write: (@Sendable (String) -> Void)? = nil,
+        note: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
     ) async -> Result {
         let command: ChimeCommand
         do {
@@ -45,14 +47,16 @@ public enum ChimeMain {
             return Result(exitCode: report.healthy ? .success : .failure, standardOutput: report.output)
         default:
             let collected = Mutex("")
-            let result = await runWithDaemon(command, now: now, zone: currentTimeZone, paths: paths, write: write ?? { text in collected.withLock { $0 += text } })
+            let result = await runWithDaemon(
+                command, now: now, zone: currentTimeZone, paths: paths, write: write ?? { text in collected.withLock { $0 += text } }, note: note)
             return Result(exitCode: result.exitCode, standardOutput: collected.withLock { $0 } + result.standardOutput, standardError: result.standardError)
         }
     }
 
-    private static func runWithDaemon(_ command: ChimeCommand, now: Date, zone: TimeZone, paths: DaemonPaths, write: @escaping @Sendable (String) -> Void) async
-        -> Result
-    {
+    private static func runWithDaemon(
+        _ command: ChimeCommand, now: Date, zone: TimeZone, paths: DaemonPaths, write: @escaping @Sendable (String) -> Void,
+        note: @escaping @Sendable (String) -> Void
+    ) async -> Result {
         let client: DaemonClient
         do {
             client = try await DaemonClient.connect(paths: paths)
@@ -65,7 +69,7 @@ public enum ChimeMain {
         }
         defer { client.close() }
         do {
-            let output = try await CenterRunner(client: client, now: now, zone: zone, write: write).run(command)
+            let output = try await CenterRunner(client: client, now: now, zone: zone, write: write, note: note).run(command)
             return Result(exitCode: .success, standardOutput: output)
         } catch let error as UsageError {
             return Result(exitCode: .usage, standardError: "chime: error: \(error.message)\nSee 'chime \(error.command ?? "") --help'.\n")

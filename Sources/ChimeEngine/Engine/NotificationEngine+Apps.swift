@@ -11,6 +11,10 @@ extension NotificationEngine {
     /// Asks the user, once, whether the app may notify with `options`; later calls answer from the stored
     /// decision. `.provisional` is granted at once without asking, as on iOS, and a provisional app that
     /// asks again without it is asked for real. When nobody answers, nothing is stored and the answer is no.
+    ///
+    /// The user may answer the question where it was asked (the desktop's prompt) or through any other door
+    /// (`chime apps allow`, the web page: `updateSettings`); the first answer counts, and the question
+    /// still open is withdrawn.
     func requestAuthorization(appIdentifier: String, options: AuthorizationOptions) async throws -> Bool {
         let record = try await appRecord(appIdentifier)
         let status = record.settings.authorizationStatus
@@ -21,7 +25,7 @@ extension NotificationEngine {
         if options.contains(.provisional) {
             allowed = true
         } else {
-            guard let answer = await authorization.decide(appIdentifier: appIdentifier, options: options) else { return false }
+            guard let answer = await firstAnswer(appIdentifier: appIdentifier, options: options) else { return false }
             allowed = answer
         }
         // The answer may have been given elsewhere while the user looked at the prompt; the first wins.
@@ -40,6 +44,45 @@ extension NotificationEngine {
     /// The user changed the app's settings (from the CLI, the web center, a prompt).
     func updateSettings(appIdentifier: String, _ settings: NotificationSettings) async throws {
         try await store.updateApp(appIdentifier) { $0.settings = settings }
+        guard settings.authorizationStatus != .notDetermined else { return }
+        for waiter in (authorizationWaiters.removeValue(forKey: appIdentifier) ?? [:]).values {
+            waiter.resume(returning: settings.authorizationStatus.allowsDelivery)
+        }
+    }
+
+    /// The resolver's answer (the desktop's prompt), or a decision made meanwhile through another door,
+    /// whichever comes first; `nil` when the resolver has nobody to ask.
+    private func firstAnswer(appIdentifier: String, options: AuthorizationOptions) async -> Bool? {
+        enum Answer { case asked(Bool?), elsewhere(Bool?) }
+        return await withTaskGroup(of: Answer.self) { group in
+            group.addTask { .asked(await self.authorization.decide(appIdentifier: appIdentifier, options: options)) }
+            group.addTask { .elsewhere(await self.decisionElsewhere(appIdentifier: appIdentifier)) }
+            defer { group.cancelAll() }
+            switch await group.next() {
+            case .asked(let answer)?: return answer
+            case .elsewhere(let answer)?: return answer
+            case nil: return nil
+            }
+        }
+    }
+
+    /// Waits for `updateSettings` to decide the app (`nil` when cancelled first).
+    private func decisionElsewhere(appIdentifier: String) async -> Bool? {
+        nextAuthorizationWaiter += 1
+        let number = nextAuthorizationWaiter
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard !Task.isCancelled else { return continuation.resume(returning: nil) }
+                authorizationWaiters[appIdentifier, default: [:]][number] = continuation
+            }
+        } onCancel: {
+            Task { await self.stopWaitingForDecision(appIdentifier: appIdentifier, number) }
+        }
+    }
+
+    private func stopWaitingForDecision(appIdentifier: String, _ number: Int) {
+        authorizationWaiters[appIdentifier]?.removeValue(forKey: number)?.resume(returning: nil)
+        if authorizationWaiters[appIdentifier]?.isEmpty == true { authorizationWaiters[appIdentifier] = nil }
     }
 
     // MARK: Categories and badge

@@ -50,6 +50,10 @@ public actor NotificationEngine {
     /// Adds waiting to be written, oldest first, and whether an add is being written (new ones then queue).
     var queuedAdds: [(add: QueuedAdd, continuation: CheckedContinuation<[PendingRequest], any Error>)] = []
     var isWritingAdds = false
+    /// Requests for authorization waiting for the user, per app: a decision made through another door
+    /// (`updateSettings`) answers them too.
+    var authorizationWaiters: [String: [Int: CheckedContinuation<Bool?, Never>]] = [:]
+    var nextAuthorizationWaiter = 0
     /// Per foreground app, how many `willPresent` questions in a row it let time out.
     var unansweredWillPresent: [String: Int] = [:]
     /// Notifications on screen but not in the delivered list, for routing their buttons.
