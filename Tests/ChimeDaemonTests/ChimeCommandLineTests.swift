@@ -195,6 +195,7 @@ struct ChimeCommandLineTests {
         }
         let other = await chime(["add", "--app", "com.example.other", "--title", "Elsewhere", "--id", "x"], home)
         #expect(other.exitCode == .success, "\(other.standardError)")
+        #expect(other.standardOutput == "Sent “Elsewhere” for com.example.other (id x): delivered now, to chimed's log (no desktop: 'chime watch' follows deliveries).\n")
         _ = try await watcher.output.take("the other app's delivery") { $0.contains("  com.example.other  delivered  “Elsewhere”") }
 
         let added = await chime(["add", "--in", "1s", "--title", "Tea", "--body", "The kettle \u{1B}[2Jboiled", "--id", "tea"], home)

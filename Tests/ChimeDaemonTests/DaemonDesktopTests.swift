@@ -1,3 +1,4 @@
+import ChimeCLI
 import ChimeClient
 import ChimeCore
 import ChimeAPI
@@ -45,8 +46,19 @@ struct DaemonDesktopTests {
         #expect(event.response.isDefaultAction && event.response.notification.identifier == "boiled")
         try await subscriber.acknowledge(event)
 
-        #expect(await daemon.terminate() == 0)
+        // The notification server goes away: a notification sent now is listed, and the command says that
+        // nothing shows it rather than "delivered".
         await server.stop()
+        try await eventually("chimed sees no notification server") { try await cli.status().notificationServer == nil }
+        let sent = await ChimeMain.run(
+            ["add", "--app", "com.example.kettle", "--title", "Unseen", "--id", "unseen"], now: Date(), currentTimeZone: TimeZone(identifier: "UTC")!,
+            paths: home.paths)
+        #expect(
+            sent.standardOutput
+                == "Sent “Unseen” for com.example.kettle (id unseen): delivered to the list now, but no notification server is running to show it ('chime delivered' lists it).\n",
+            "\(sent.standardOutput)\(sent.standardError)")
+
+        #expect(await daemon.terminate() == 0)
         await bus.stop()
     }
 

@@ -83,7 +83,7 @@ struct DaemonDunstTests {
                 notes.text.hasPrefix(
                     "chime: waiting for your answer: may \(Self.app) show notifications? Answer the question on your desktop, or run 'chime apps allow \(Self.app)'"
                 ), "the command said what it waited for: \(notes.text)")
-            #expect(output == "Sent “\(Self.title)” for \(Self.app) (id review): delivered now.\n")
+            #expect(output == "Sent “\(Self.title)” for \(Self.app) (id review): delivered now, shown by dunst.\n")
             // The fake dmenu has answered (the add went on), so the menu it was shown is written.
             #expect(dunst.menu.contains(",chime-allow]"), "dunst's menu: \(dunst.menu)")
             #expect(dunst.menu.contains(",chime-deny]"), "dunst's menu: \(dunst.menu)")

@@ -59,7 +59,7 @@ struct CenterRunner {
             if add.json {
                 return Output.json(AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: utc(now), nextFireDateLocal: iso(now)))
             }
-            return "Sent “\(title)” for \(app) (id \(identifier)): delivered now.\n"
+            return "Sent “\(title)” for \(app) (id \(identifier)): \(await whereShown())\n"
         }
         let fireDate = added.first { $0.identifier == request.identifier }?.nextFireDate
         if add.json {
@@ -70,6 +70,16 @@ struct CenterRunner {
             return "Scheduled “\(title)” for \(app) (id \(identifier)), but its trigger never fires.\n"
         }
         return "Scheduled “\(title)” for \(app) (id \(identifier)): \(Output.relative(fireDate, from: now)), \(iso(fireDate)).\n"
+    }
+
+    /// Where a notification delivered now was shown, as far as chimed can tell.
+    private func whereShown() async -> String {
+        guard let status = try? await client.status() else { return "delivered now." }
+        switch (status.presenter, status.notificationServer) {
+        case ("desktop", .some(let server)): return "delivered now, shown by \(Output.shown(server.name))."
+        case ("desktop", nil): return "delivered to the list now, but no notification server is running to show it ('chime delivered' lists it)."
+        default: return "delivered now, to chimed's log (no desktop: 'chime watch' follows deliveries)."
+        }
     }
 
     /// How long `add` waits for the user to answer the permission question.
