@@ -71,12 +71,13 @@ public struct AddCommand: Equatable {
         The notification is delivered by chimed (the notification center daemon) as the app it names, at once
         or when its trigger fires, whether or not that app runs.
 
-        USAGE: chime add [content] [trigger] [options]
+        USAGE: chime add [<title> [<body>]] [content] [trigger] [options]
 
         CONTENT:
+          <title> [<body>]          The title and the body, as notify-send takes them.
           --title <text>            The title.
           --subtitle <text>         The subtitle.
-          --body <text>             The body.
+          --body <text>             The body; - reads it from standard input.
           --sound <name>            `default`, or a sound file of the app.
           --critical                A critical alert, with the critical sound (or --sound's file).
           --volume <0-1>            The critical sound's volume (default: 1).
@@ -121,13 +122,24 @@ public struct AddCommand: Equatable {
         var volume: Float?
         var soundName: String?
         var timeZone: TimeZone?
-        while let (option, inline) = try reader.nextOption() {
+        var positionals: [String] = []
+        var titleGiven = false
+        var bodyGiven = false
+        while let next = try reader.nextArgument() {
+            guard let (option, inline) = next.option else {
+                positionals.append(next.positional ?? "")
+                continue
+            }
             switch option {
             case "--app": command.appIdentifier = try nonEmpty(try reader.value(for: option, inline: inline), option)
             case "--id": command.identifier = try nonEmpty(try reader.value(for: option, inline: inline), option)
-            case "--title": command.title = try reader.value(for: option, inline: inline)
+            case "--title":
+                command.title = try reader.value(for: option, inline: inline)
+                titleGiven = true
             case "--subtitle": command.subtitle = try reader.value(for: option, inline: inline)
-            case "--body": command.body = try reader.value(for: option, inline: inline)
+            case "--body":
+                command.body = try reader.value(for: option, inline: inline)
+                bodyGiven = true
             case "--sound": soundName = try nonEmpty(try reader.value(for: option, inline: inline), option)
             case "--critical": critical = true
             case "--volume":
@@ -174,6 +186,14 @@ public struct AddCommand: Equatable {
             case "--move": command.movesAttachments = true
             default: throw UsageError("unknown option '\(option)'", command: name)
             }
+        }
+
+        // `chime add "Title" "Body"`, as notify-send takes them.
+        var texts = positionals[...]
+        if !titleGiven, let title = texts.popFirst() { command.title = title }
+        if !bodyGiven, let body = texts.popFirst() { command.body = body }
+        if let extra = texts.first {
+            throw UsageError("unexpected argument '\(extra)': give the title and the body once (quote text with spaces)", command: name)
         }
 
         switch (delay, at, calendar) {

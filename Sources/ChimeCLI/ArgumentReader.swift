@@ -1,6 +1,7 @@
 /// Walks a subcommand's arguments: `--option value`, `--option=value` and `--flag`.
 struct ArgumentReader {
     private var remaining: [String]
+    private var afterSeparator = false
     let command: String
 
     init(_ arguments: [String], command: String) {
@@ -10,15 +11,25 @@ struct ArgumentReader {
 
     /// The next option's name and its inline value (`--count=5`), or `nil` when all are read.
     mutating func nextOption() throws(UsageError) -> (name: String, inlineValue: String?)? {
+        guard let next = try nextArgument() else { return nil }
+        if let positional = next.positional { throw UsageError("unexpected argument '\(positional)'", command: command) }
+        return next.option
+    }
+
+    /// The next argument: an option (with its inline value), or a positional argument. After `--`,
+    /// everything is positional (`chime add -- "-5 degrees"`).
+    mutating func nextArgument() throws(UsageError) -> (option: (name: String, inlineValue: String?)?, positional: String?)? {
         guard let argument = remaining.first else { return nil }
         remaining.removeFirst()
-        guard argument.hasPrefix("-"), argument.count > 1 else {
-            throw UsageError("unexpected argument '\(argument)'", command: command)
+        if afterSeparator || !argument.hasPrefix("-") || argument == "-" { return (nil, argument) }
+        if argument == "--" {
+            afterSeparator = true
+            return try nextArgument()
         }
         if let equals = argument.firstIndex(of: "=") {
-            return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+            return ((String(argument[..<equals]), String(argument[argument.index(after: equals)...])), nil)
         }
-        return (argument, nil)
+        return ((argument, nil), nil)
     }
 
     /// The value of `option`: its inline value, else the next argument.

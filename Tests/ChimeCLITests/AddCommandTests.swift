@@ -16,6 +16,22 @@ struct AddCommandTests {
         #expect(request.trigger == .timeInterval(try TimeIntervalTrigger(timeInterval: 5, repeats: false)))
     }
 
+    /// As notify-send takes them: `chime add "Title" "Body"`; options may come before or after; `--`
+    /// lets a text start with a dash; a third text is refused, as is a text given twice.
+    @Test func titleAndBodyMayBeGivenAsArguments() throws {
+        let both = try AddCommand.parse(["Tea", "The kettle boiled", "--in", "5m"])
+        #expect(both.title == "Tea" && both.body == "The kettle boiled" && both.when == .after(300, repeats: false))
+        let titleOption = try AddCommand.parse(["--title", "Tea", "The kettle boiled"])
+        #expect(titleOption.title == "Tea" && titleOption.body == "The kettle boiled", "the argument is the body when --title is given")
+        let dashed = try AddCommand.parse(["--in", "1h", "--", "-5 degrees outside", "--wear a coat"])
+        #expect(dashed.title == "-5 degrees outside" && dashed.body == "--wear a coat")
+        #expect(try AddCommand.parse(["Tea", "--body", "-"]).body == "-", "--body - reads standard input when it runs")
+        #expect(throws: UsageError.self) { try AddCommand.parse(["Tea", "Body", "Third"]) }
+        #expect(throws: UsageError.self) { try AddCommand.parse(["--title", "Tea", "--body", "B", "Third"]) }
+        #expect(throws: UsageError.self) { try AddCommand.parse(["--in", "5m"]) }
+        #expect(throws: UsageError.self) { try AddCommand.parse(["--unknown", "x"]) }
+    }
+
     @Test func everyContentOptionReachesTheRequest() throws {
         let command = try AddCommand.parse([
             "--app", "com.example.team", "--id", "standup", "--title", "Stand-up", "--subtitle", "Daily", "--body", "Room 4",

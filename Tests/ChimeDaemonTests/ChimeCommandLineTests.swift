@@ -243,6 +243,21 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// `chime add Title --body -` takes the body from standard input, as scripts pipe text.
+    @Test func theBodyCanComeFromStandardInput() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let executable = URL(fileURLWithPath: DaemonHome.executable).deletingLastPathComponent().appendingPathComponent("chime")
+        let adding = try ChildProcess(executable.path, ["add", "Backup", "--body", "-", "--id", "piped"], environment: home.environment, name: "chime add")
+        adding.send("3 files copied\n0 errors")
+        adding.closeInput()
+        let said = try await adding.output.take("the confirmation") { $0.hasPrefix("Sent “Backup”") }
+        #expect(said.contains("(id piped)"), "\(said)")
+        let logged = try await daemon.log.take("the notification's line") { $0.contains("presented chime/piped — ") }
+        #expect(logged.hasSuffix("“Backup” — 3 files copied\\n0 errors"), "\(logged)")
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func appsSettingsCategoriesAndFocus() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

@@ -39,6 +39,7 @@ struct CenterRunner {
         // The notification center moves attachments into its store; unless told to move the user's own
         // files, it gets copies, made in a private folder that is removed whatever happens.
         var add = try add.resolvingTimes(now: now, zone: zone)
+        if add.body == "-" { add.body = try Self.standardInputText() }
         let copies = add.movesAttachments || add.attachmentPaths.isEmpty ? nil : try AttachmentCopies(of: add.attachmentPaths)
         defer { copies?.remove() }
         if let copies { add.attachmentPaths = copies.paths }
@@ -70,6 +71,19 @@ struct CenterRunner {
             return "Scheduled “\(title)” for \(app) (id \(identifier)), but its trigger never fires.\n"
         }
         return "Scheduled “\(title)” for \(app) (id \(identifier)): \(Output.relative(fireDate, from: now)), \(iso(fireDate)).\n"
+    }
+
+    /// `--body -`: the body from standard input (at most 64 KiB, UTF-8, a final line break dropped).
+    static func standardInputText() throws -> String {
+        let limit = 64 << 10
+        let data = (try? FileHandle.standardInput.read(upToCount: limit + 1)) ?? nil
+        let bytes = [UInt8](data ?? Data())
+        guard bytes.count <= limit else { throw UsageError("--body -: standard input holds more than \(Output.bytes(limit))", command: AddCommand.name) }
+        guard var text = String(validating: bytes, as: UTF8.self) else {
+            throw UsageError("--body -: standard input is not UTF-8 text", command: AddCommand.name)
+        }
+        if text.hasSuffix("\n") { text.removeLast() }
+        return text
     }
 
     /// Where a notification delivered now was shown, as far as chimed can tell.
