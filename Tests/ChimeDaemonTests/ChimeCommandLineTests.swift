@@ -258,6 +258,41 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// Mistakes are answered in the user's terms: the file at fault, where a JSON file is wrong, the
+    /// buttons a notification has, a suggestion for a typo; usage mistakes exit 64, the rest 1.
+    @Test func mistakesAreSaidInTheUsersTerms() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        func expectError(_ arguments: [String], _ message: String, exit: ExitCode = .failure, sourceLocation: SourceLocation = #_sourceLocation) async {
+            let result = await chime(arguments, home)
+            #expect(result.exitCode == exit, "\(arguments)", sourceLocation: sourceLocation)
+            #expect(result.standardError.hasPrefix("chime: error: \(message)\n"), "\(result.standardError)", sourceLocation: sourceLocation)
+        }
+        let missing = home.root.appendingPathComponent("no-such-photo.png").path
+        await expectError(["add", "--title", "Photo", "--attach", missing], "cannot attach \(missing): the attachment file does not exist")
+
+        let numbers = home.root.appendingPathComponent("numbers.json")
+        try Data(#"[{"identifier": 5}]"#.utf8).write(to: numbers)
+        await expectError(["categories", "set", numbers.path], "\(numbers.path) is not a JSON array of categories: at [0].identifier: text was expected, found a number")
+        let object = home.root.appendingPathComponent("object.json")
+        try Data(#"{"identifier": "meeting"}"#.utf8).write(to: object)
+        await expectError(["categories", "set", object.path], "\(object.path) is not a JSON array of categories: a JSON array was expected, found an object")
+
+        let meeting = home.root.appendingPathComponent("meeting.json")
+        try Data(#"[{"identifier":"meeting","actions":[{"identifier":"accept","title":"Accept"},{"identifier":"decline","title":"Decline"}]}]"#.utf8)
+            .write(to: meeting)
+        #expect(await chime(["categories", "set", meeting.path], home).exitCode == .success)
+        #expect(await chime(["add", "--title", "Review", "--category", "meeting", "--id", "review"], home).exitCode == .success)
+        await expectError(["respond", "--id", "review", "--action", "maybe"], "the notification does not offer that action; it offers ‘accept’, ‘decline’")
+        await expectError(["respond", "--id", "nothing", "--open"], "chime has no delivered notification with the id ‘nothing’ (chime delivered --app chime lists them)")
+
+        await expectError(["ad", "--title", "x"], "unknown subcommand 'ad' (did you mean 'add'?)", exit: .usage)
+        await expectError(["add", "--titel", "x"], "unknown option '--titel' (did you mean '--title'?)", exit: .usage)
+        await expectError(["pending", "--jsn"], "unknown option '--jsn' (did you mean '--json'?)", exit: .usage)
+        await expectError(["launch-missiles"], "unknown subcommand 'launch-missiles'", exit: .usage)
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func appsSettingsCategoriesAndFocus() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

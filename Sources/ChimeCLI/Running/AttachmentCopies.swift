@@ -16,7 +16,12 @@ struct AttachmentCopies {
     ///   copied: a FIFO would block the copy, a huge file would be copied for nothing).
     init(of originals: [String]) throws(ChimeError) {
         for original in originals {
-            _ = try NotificationAttachment(url: URL(fileURLWithPath: original))
+            do {
+                _ = try NotificationAttachment(url: URL(fileURLWithPath: original))
+            } catch {
+                // The engine's message says what is wrong; the user needs to know which file.
+                throw ChimeError(error.code, "cannot attach \(original): \(error.message)")
+            }
         }
         var template = Array((NSTemporaryDirectory() + "/chime-attach-XXXXXX").utf8CString)
         guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {

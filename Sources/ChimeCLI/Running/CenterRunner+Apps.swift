@@ -54,7 +54,7 @@ extension CenterRunner {
             } catch let error as ChimeError {
                 throw error
             } catch {
-                throw ChimeError(.invalidPayload, field: "file", "\(file) is not a JSON array of categories: \(error)")
+                throw ChimeError(.invalidPayload, "\(file) is not a JSON array of categories: \(DecodingProblem.describe(error))")
             }
             try await client.setCategories(decoded, app: app)
             return "Registered \(decoded.count == 1 ? "1 category" : "\(decoded.count) categories") for \(Output.shown(app)).\n"

@@ -167,6 +167,15 @@ struct CenterRunner {
         return ""
     }
 
+    /// The identifiers of the buttons of a delivered notification (its category's actions).
+    private func offeredActions(app: String, notification: String) async -> [String] {
+        guard let delivered = try? await client.deliveredNotifications(app: app).first(where: { $0.notification.identifier == notification }),
+            let categories = try? await client.categories(app: app)
+        else { return [] }
+        let category = delivered.notification.request.content.categoryIdentifier
+        return categories.first { $0.identifier == category }?.actions.map(\.identifier) ?? []
+    }
+
     /// Says how many there really were; naming identifiers none of which exists is an error (exit 1), as
     /// `rm` of a missing file is.
     private func run(_ remove: RemoveCommand) async throws -> String {
@@ -195,7 +204,19 @@ struct CenterRunner {
         case .action(let identifier): action = .action(identifier)
         case .reply(let identifier, let text): action = .reply(action: identifier, text: text)
         }
-        let result = try await client.respond(app: respond.appIdentifier, notification: respond.notificationIdentifier, action: action)
+        let result: RespondResult
+        do {
+            result = try await client.respond(app: respond.appIdentifier, notification: respond.notificationIdentifier, action: action)
+        } catch let error as ChimeError where error.field == "action" {
+            // Name what the notification does offer.
+            let offered = await offeredActions(app: respond.appIdentifier, notification: respond.notificationIdentifier)
+            let choices = offered.isEmpty ? "it has no buttons (--open or --dismiss)" : "it offers " + offered.map { "‘\(Output.shown($0))’" }.joined(separator: ", ")
+            throw ChimeError(error.code, "\(error.message); \(choices)")
+        } catch let error as ChimeError where error.code == .notificationNotFound {
+            let app = Output.shown(respond.appIdentifier)
+            throw ChimeError(
+                error.code, "\(app) has no delivered notification with the id ‘\(Output.shown(respond.notificationIdentifier))’ (chime delivered --app \(app) lists them)")
+        }
         if respond.json {
             return Output.json(RespondOutput(actionIdentifier: result.response?.actionIdentifier, launch: result.launch, deliveredToApp: result.deliveredToApp, queued: result.queued))
         }

@@ -29,7 +29,7 @@ public enum ChimeMain {
             command = try ChimeCommand.parse(arguments)
         } catch {
             let usage = error.command.map { "See 'chime \($0) --help'." } ?? "See 'chime --help'."
-            return Result(exitCode: .usage, standardError: "chime: error: \(error.message)\n\(usage)\n")
+            return Result(exitCode: .usage, standardError: "chime: error: \(error.messageWithSuggestion)\n\(usage)\n")
         }
         switch command {
         case .help(let subcommand):
@@ -72,7 +72,7 @@ public enum ChimeMain {
             let output = try await CenterRunner(client: client, now: now, zone: zone, write: write, note: note).run(command)
             return Result(exitCode: .success, standardOutput: output)
         } catch let error as UsageError {
-            return Result(exitCode: .usage, standardError: "chime: error: \(error.message)\nSee 'chime \(error.command ?? "") --help'.\n")
+            return Result(exitCode: .usage, standardError: "chime: error: \(error.messageWithSuggestion)\nSee 'chime \(error.command ?? "") --help'.\n")
         } catch {
             // Messages can quote what an app sent (an identifier, a name).
             return Result(exitCode: .failure, standardError: "chime: error: \(Output.shown(message(for: error)))\n")
@@ -87,7 +87,7 @@ public enum ChimeMain {
 
     /// What a person reads for an error from chimed or on the way to it.
     static func message(for error: any Error) -> String {
-        if let error = error as? ChimeError { return error.message + (error.field.map { " (\($0))" } ?? "") }
+        if let error = error as? ChimeError { return error.message + (error.field.flatMap(option(for:)).map { " (\($0))" } ?? "") }
         guard let error = error as? APIError else { return "\(error)" }
         switch error.apiCode {
         case .payloadTooLarge?:
@@ -100,7 +100,18 @@ public enum ChimeMain {
         case .notConnected?:
             return "lost the connection to chimed: \(error.message)"
         default:
-            return error.message + (error.field.map { " (\($0))" } ?? "")
+            return error.message + (error.field.flatMap(option(for:)).map { " (\($0))" } ?? "")
         }
+    }
+
+    /// The option a person typed for a field an error names; `nil` for fields with no option of their own,
+    /// which are not worth naming to them.
+    static func option(for field: String) -> String? {
+        let options = [
+            "title": "--title", "subtitle": "--subtitle", "body": "--body", "identifier": "--id", "badge": "--badge", "sound": "--sound",
+            "threadIdentifier": "--thread", "categoryIdentifier": "--category", "interruptionLevel": "--level", "attach": "--attach",
+            "userText": "--text", "action": "--action", "app": "--app", "timeInterval": "--in", "trigger": "the trigger",
+        ]
+        return options[field]
     }
 }
