@@ -147,23 +147,28 @@ public enum AppsCommand: Equatable {
 }
 
 extension AppsCommand.SettingChange {
-    /// Applies the change to `settings`. A setting the app never asked for (`notSupported`) stays so:
-    /// the user can only change what the app uses.
-    public func apply(to settings: inout NotificationSettings) {
-        func set(_ setting: inout NotificationSetting, _ enabled: Bool) {
-            guard setting != .notSupported else { return }
+    /// Applies the change to `settings`. A setting the app never asked for (`notSupported`) stays so — the
+    /// user can only change what the app uses — except critical alerts, which are the user's to grant to
+    /// an app that did not ask (on Linux there is no entitlement to ask with).
+    ///
+    /// - Throws: `ChimeError` naming the setting when it is one the app never asked for.
+    public func apply(to settings: inout NotificationSettings, app: String) throws(ChimeError) {
+        func set(_ setting: inout NotificationSetting, _ enabled: Bool, _ what: String) throws(ChimeError) {
+            guard setting != .notSupported else {
+                throw ChimeError(.valueOutOfRange, "\(app) never asked to use \(what), so there is nothing to turn \(enabled ? "on" : "off"); nothing was changed")
+            }
             setting = enabled ? .enabled : .disabled
         }
         switch self {
         case .showPreviews(let value): settings.showPreviewsSetting = value
         case .alertStyle(let style): settings.alertStyle = style
-        case .sound(let on): set(&settings.soundSetting, on)
-        case .badge(let on): set(&settings.badgeSetting, on)
-        case .alert(let on): set(&settings.alertSetting, on)
-        case .lockScreen(let on): set(&settings.lockScreenSetting, on)
-        case .notificationCenter(let on): set(&settings.notificationCenterSetting, on)
-        case .critical(let on): set(&settings.criticalAlertSetting, on)
-        case .timeSensitive(let on): set(&settings.timeSensitiveSetting, on)
+        case .sound(let on): try set(&settings.soundSetting, on, "sounds")
+        case .badge(let on): try set(&settings.badgeSetting, on, "badges")
+        case .alert(let on): try set(&settings.alertSetting, on, "alerts")
+        case .lockScreen(let on): try set(&settings.lockScreenSetting, on, "the lock screen")
+        case .notificationCenter(let on): try set(&settings.notificationCenterSetting, on, "the notification list")
+        case .critical(let on): settings.criticalAlertSetting = on ? .enabled : .disabled
+        case .timeSensitive(let on): try set(&settings.timeSensitiveSetting, on, "time-sensitive notifications")
         }
     }
 }

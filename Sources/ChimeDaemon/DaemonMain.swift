@@ -104,7 +104,7 @@ public enum DaemonMain {
             monitorTask = Task {
                 await environmentMonitor.start()
                 for await state in await environmentMonitor.updates() {
-                    await service.desktopChanged(inhibited: state.notificationsInhibited, locked: state.sessionLocked)
+                    await service.desktopChanged(inhibited: state.doNotDisturb, locked: state.sessionLocked)
                 }
             }
         }

@@ -42,6 +42,13 @@ extension DesktopPresenter {
             log.warning("desktop notification \(name) was not shown: \(reason)")
             return
         }
+        guard presentation.destinations.contains(.banner) || server.listsQuietNotificationsQuietly else {
+            // For the list only (Do Not Disturb, a quiet delivery): a server that would pop it up is not
+            // sent it; it waits in Chime's list (chime delivered, the web page). A version shown before goes.
+            log.debug("desktop notification \(name) stays in the list only: \(server.name.isEmpty ? "the server" : server.name) would pop it up")
+            await close(appIdentifier: key.appIdentifier, identifiers: [key.identifier])
+            return
+        }
         let mapping = NotificationMapping(
             capabilities: server.capabilities, app: configuration.apps(key.appIdentifier), soundFile: configuration.soundFile)
         let owner = ShownNotifications.Owner.notification(key)

@@ -29,15 +29,19 @@ struct DaemonCommandParsingTests {
         #expect(throws: UsageError("unknown focus command 'maybe': on, off or status", command: "focus")) { try FocusCommand.parse(["maybe"]) }
     }
 
+    /// A change to what the app never asked for is refused, saying so, except critical alerts, which the
+    /// user may grant to any app.
     @Test func appsSettingsChangesAreTypedAndApplyOnlyToWhatTheAppUses() throws {
-        let command = try AppsCommand.parse(["settings", "com.example.photos", "--previews", "never", "--sound", "off", "--badge", "on", "--style", "alert"])
-        #expect(command == .settings("com.example.photos", changes: [.showPreviews(.never), .sound(false), .badge(true), .alertStyle(.alert)], json: false))
+        let command = try AppsCommand.parse(["settings", "com.example.photos", "--previews", "never", "--sound", "off", "--style", "alert", "--critical", "on"])
+        #expect(command == .settings("com.example.photos", changes: [.showPreviews(.never), .sound(false), .alertStyle(.alert), .critical(true)], json: false))
         var settings = NotificationSettings.granted([.alert, .sound])
-        if case .settings(_, let changes, _) = command { changes.forEach { $0.apply(to: &settings) } }
+        if case .settings(_, let changes, _) = command { try changes.forEach { try $0.apply(to: &settings, app: "com.example.photos") } }
         #expect(settings.showPreviewsSetting == .never)
         #expect(settings.soundSetting == .disabled)
-        #expect(settings.badgeSetting == .notSupported)  // the app never asked for badges
         #expect(settings.alertStyle == .alert)
+        #expect(settings.criticalAlertSetting == .enabled, "granted by the user though the app never asked")
+        #expect(throws: ChimeError.self) { try AppsCommand.SettingChange.badge(true).apply(to: &settings, app: "com.example.photos") }
+        #expect(settings.badgeSetting == .notSupported)  // the app never asked for badges
         #expect(throws: UsageError("--sound takes on or off, not 'loud'", command: "apps")) {
             try AppsCommand.parse(["settings", "com.example.photos", "--sound", "loud"])
         }

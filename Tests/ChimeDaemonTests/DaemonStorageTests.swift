@@ -54,9 +54,9 @@ struct DaemonStorageTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let daemon = try await home.start()
         let cases: [([String], String)] = [
-            (["add", "--payload", fifo], "\(fifo) is a pipe (FIFO), not a file; write its content to a file first (payload)"),
-            (["add", "--payload", home.root.appendingPathComponent("missing.json").path], "\(home.root.path)/missing.json does not exist (payload)"),
-            (["categories", "set", folder, "--app", "com.example.notes"], "\(folder) is a folder, not a file (file)"),
+            (["add", "--payload", fifo], "\(fifo) is a pipe (FIFO), not a file; write its content to a file first"),
+            (["add", "--payload", home.root.appendingPathComponent("missing.json").path], "\(home.root.path)/missing.json does not exist"),
+            (["categories", "set", folder, "--app", "com.example.notes"], "\(folder) is a folder, not a file"),
         ]
         for (arguments, message) in cases {
             let result = await chime(arguments, home)

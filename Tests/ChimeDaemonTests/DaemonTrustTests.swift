@@ -163,10 +163,12 @@ struct DaemonTrustTests {
         let home = try DaemonHome()
         let daemon = try await home.start()
         let forged = "2026-01-01T00:00:00.000Z chimed: error: FORGED"
-        let add = await ChimeMain.run(["add", "--id", "x\n" + forged, "--title", "t"], now: Date(), currentTimeZone: .gmt, paths: home.paths)
+        let add = await ChimeMain.run(
+            ["add", "--id", "x\n" + forged, "--title", "t\n" + forged, "--body", "\u{1B}[2J"], now: Date(), currentTimeZone: .gmt, paths: home.paths)
         #expect(add.exitCode == .success, "\(add.standardError)")
         let presented = try await daemon.log.take("the notification presented") { $0.contains("presented chime/x") }
-        #expect(presented.hasSuffix("presented chime/x\\n" + forged))
+        // The identifier, title and body are all on the one line, escaped.
+        #expect(presented.hasSuffix("presented chime/x\\n\(forged) — “t\\n\(forged)” — \\u{1B}[2J"), "\(presented)")
         #expect(await daemon.terminate() == 0)
         #expect(!daemon.log.lines.contains { $0.hasPrefix(forged) })
     }

@@ -108,4 +108,36 @@ struct DunstTests {
             #expect(try await center.deliveredNotifications().map(\.identifier) == ["photo-1"])
         }
     }
+    /// dunst's pause (`dunstctl set-paused true`) is its Do Not Disturb: Chime reads it as the desktop's,
+    /// and holds an active notification in its own list (dunst would only queue it and pop it up when
+    /// unpaused); unpaused, it is off again.
+    @Test func pausingDunstIsTheDesktopsDoNotDisturb() async throws {
+        try await withDunst { h, display, _ in
+            let monitor = EnvironmentMonitor(sessionBus: .address(h.bus.address), systemBus: nil, log: h.log)
+            await monitor.start()
+            let updating = monitor.keepUpdated(h.engine)
+            defer { updating.cancel() }
+            #expect(await monitor.state.notificationsPaused == false)
+            #expect(await monitor.state.doNotDisturb == false)
+
+            func dunstctl(_ arguments: String...) async throws -> String {
+                let outcome = try await Subprocess.run("/usr/bin/dunstctl", arguments, environment: ProcessInfo.processInfo.environment.merging(h.bus.environment) { $1 })
+                return outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            _ = try await dunstctl("set-paused", "true")
+            try await eventually("Chime sees the pause as Do Not Disturb") { await h.engine.environment.focus.isOn }
+
+            let center = try await h.center("com.example.alarm", options: [.alert, .sound, .criticalAlert])
+            try await h.deliver("tea", NotificationContent(title: "Tea", body: "The kettle boiled"), in: center)
+            try await eventually("the active one is in the list") { try await center.deliveredNotifications().contains { $0.identifier == "tea" } }
+            await h.presenter.idle()
+            #expect(try await dunstctl("count", "waiting") == "0", "not sent to dunst, which would queue it")
+
+            _ = try await dunstctl("set-paused", "false")
+            try await eventually("Do Not Disturb is off again") { await !h.engine.environment.focus.isOn }
+            #expect(await monitor.state.doNotDisturb == false)
+            _ = try await screen(display, "an empty screen") { $0.box(of: Dunst.normalBackground) == nil }
+            await monitor.stop()
+        }
+    }
 }

@@ -13,6 +13,8 @@ public final class FakeNotificationServer: Sendable {
         public var capabilities = ["actions", "body", "body-markup", "persistence", "sound"]
         public var inhibitedProperty = false
         public var logind = false
+        /// The server's name in `GetServerInformation` (`gnome-shell` passes for GNOME).
+        public var name = "chime-fake"
 
         public init(capabilities: [String]? = nil, inhibitedProperty: Bool = false, logind: Bool = false) {
             if let capabilities { self.capabilities = capabilities }
@@ -51,6 +53,7 @@ public final class FakeNotificationServer: Sendable {
         var arguments = [script, "--capabilities", options.capabilities.joined(separator: ",")]
         if options.inhibitedProperty { arguments.append("--inhibited-property") }
         if options.logind { arguments.append("--logind") }
+        arguments += ["--name", options.name]
         let process = try ChildProcess(Tool.pythonWithDBusNext(), ["-u"] + arguments, environment: bus.environment, name: "the fake notification server")
         do {
             let ready = try await process.output.take("the server's ready line") { $0.contains("\"event\": \"ready\"") }

@@ -28,6 +28,7 @@ Standard input: one JSON command per line; the signals it asks for are sent befo
 Options:
   --capabilities a,b,c   what GetCapabilities returns (default: actions,body,body-markup,persistence,sound)
   --inhibited-property   export the Inhibited property (read-only boolean, false at first)
+  --name NAME            the name GetServerInformation gives (default chime-fake; gnome-shell to pass for GNOME)
   --logind               also own org.freedesktop.login1 with one session (id "7") of user 1000, whose
                          LockedHint starts false: a stand-in for the system bus's logind
 """
@@ -62,6 +63,9 @@ def plain(value):
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     return value
+
+
+SERVER_NAME = "chime-fake"
 
 
 class Notifications(ServiceInterface):
@@ -99,7 +103,7 @@ class Notifications(ServiceInterface):
     @method()
     def GetServerInformation(self) -> "ssss":
         emit({"call": "GetServerInformation"})
-        return ["chime-fake", "chime", "1.0", "1.2"]
+        return [SERVER_NAME, "chime", "1.0", "1.2"]
 
     @signal()
     def ActionInvoked(self, nid, key) -> "us":
@@ -181,7 +185,10 @@ async def main():
     parser.add_argument("--capabilities", default="actions,body,body-markup,persistence,sound")
     parser.add_argument("--inhibited-property", action="store_true")
     parser.add_argument("--logind", action="store_true")
+    parser.add_argument("--name", default="chime-fake")
     options = parser.parse_args()
+    global SERVER_NAME
+    SERVER_NAME = options.name
     capabilities = [c for c in options.capabilities.split(",") if c]
 
     bus = await MessageBus(bus_type=BusType.SESSION).connect()

@@ -31,7 +31,7 @@ extension CenterRunner {
         case .settings(let app, let changes, let json):
             var settings = try await client.notificationSettings(app: app)
             if !changes.isEmpty {
-                for change in changes { change.apply(to: &settings) }
+                for change in changes { try change.apply(to: &settings, app: app) }
                 try await client.updateSettings(settings, app: app)
                 settings = try await client.notificationSettings(app: app)
             }

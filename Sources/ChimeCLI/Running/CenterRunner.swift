@@ -47,12 +47,20 @@ struct CenterRunner {
         // The command line asks as the app the first time, as an app does at its first start; on the
         // desktop that is a notification with Allow / Don't Allow.
         let settings = try await client.notificationSettings(app: add.appIdentifier)
+        let critical = request.content.interruptionLevel == .critical || request.content.sound?.isCritical == true
         if settings.authorizationStatus == .notDetermined {
             var options: AuthorizationOptions = [.alert, .sound, .badge]
-            if request.content.interruptionLevel == .critical || request.content.sound?.isCritical == true { options.insert(.criticalAlert) }
+            if critical { options.insert(.criticalAlert) }
             try await askPermission(options, app: add.appIdentifier)
         }
         let added = try await client.add([request], app: add.appIdentifier)
+        if critical, !add.json, (try? await client.notificationSettings(app: add.appIdentifier).criticalAlertSetting) != .enabled {
+            // Said, not refused: the notification still comes, as iOS shows it without the permission.
+            let shownApp = Output.shown(add.appIdentifier)
+            note(
+                "chime: note: \(shownApp) may not send critical alerts, so this one alerts as an ordinary notification "
+                    + "(the user allows them with 'chime apps settings \(shownApp) --critical on').\n")
+        }
         let title = Output.shown(Output.title(request.content))
         let app = Output.shown(add.appIdentifier)
         let identifier = Output.shown(request.identifier)

@@ -12,13 +12,24 @@ public struct DesktopEnvironmentState: Sendable, Hashable {
     /// the user's Do Not Disturb is on. `nil` when the server has no such property, or there is no
     /// server.
     public var notificationsInhibited: Bool?
+    /// dunst's own Do Not Disturb, its `paused` property (`dunstctl set-paused true`, interface
+    /// `org.dunstproject.cmd0`): `nil` when the server is not dunst.
+    public var notificationsPaused: Bool?
     /// logind's `LockedHint` for the user's session (system bus). `nil` when there is no system bus (as in
     /// most containers), no logind, or no session to be found.
     public var sessionLocked: Bool?
 
-    public init(notificationsInhibited: Bool? = nil, sessionLocked: Bool? = nil) {
+    public init(notificationsInhibited: Bool? = nil, notificationsPaused: Bool? = nil, sessionLocked: Bool? = nil) {
         self.notificationsInhibited = notificationsInhibited
+        self.notificationsPaused = notificationsPaused
         self.sessionLocked = sessionLocked
+    }
+
+    /// The desktop's Do Not Disturb, from whichever of its switches the server has: on when any is on;
+    /// `nil` when the server has none.
+    public var doNotDisturb: Bool? {
+        guard notificationsInhibited != nil || notificationsPaused != nil else { return nil }
+        return notificationsInhibited == true || notificationsPaused == true
     }
 
     /// `environment` with what the desktop says put in: a focus while notifications are inhibited (one
@@ -26,8 +37,8 @@ public struct DesktopEnvironmentState: Sendable, Hashable {
     /// default on iOS), and the lock state. What the desktop does not say (`nil`) is left as it was.
     public func applied(to environment: UserEnvironment, focusAllowsTimeSensitive: Bool = true) -> UserEnvironment {
         var result = environment
-        if let notificationsInhibited {
-            result.focus = notificationsInhibited ? .on(allowsTimeSensitive: focusAllowsTimeSensitive) : .off
+        if let doNotDisturb {
+            result.focus = doNotDisturb ? .on(allowsTimeSensitive: focusAllowsTimeSensitive) : .off
         }
         if let sessionLocked { result.isLocked = sessionLocked }
         return result

@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 /// Watches the desktop session for what the engine's `UserEnvironment` needs: Do Not Disturb (the
-/// notification server's `Inhibited` property, session bus) and the screen lock (logind's `LockedHint`,
-/// system bus), and reports each change.
+/// notification server's `Inhibited` property, or dunst's `paused`, session bus) and the screen lock
+/// (logind's `LockedHint`, system bus), and reports each change.
 ///
 /// ```swift
 /// let monitor = EnvironmentMonitor()
@@ -70,6 +70,11 @@ public actor EnvironmentMonitor {
                 service: NotificationServerLink.name, interface: NotificationServerLink.interface, property: "Inhibited",
                 resolvePath: { _, _ in NotificationServerLink.path })
             await watch(target, on: connection) { $0.notificationsInhibited = $1 }
+            // dunst has no Inhibited but a pause of its own, which is its Do Not Disturb.
+            let paused = PropertyWatch.Target(
+                service: NotificationServerLink.name, interface: "org.dunstproject.cmd0", property: "paused",
+                resolvePath: { _, _ in NotificationServerLink.path })
+            await watch(paused, on: connection) { $0.notificationsPaused = $1 }
         }
         if let systemBus, let connection = await open(systemBus, what: "the screen lock") {
             let (sessionID, timeout) = (sessionID, timeout)
@@ -81,7 +86,7 @@ public actor EnvironmentMonitor {
                 })
             await watch(target, on: connection) { $0.sessionLocked = $1 }
         }
-        if state.notificationsInhibited == nil { log.info("the notification server does not say whether notifications are inhibited") }
+        if state.doNotDisturb == nil { log.info("the notification server does not say whether notifications are inhibited or paused") }
         if state.sessionLocked == nil { log.info("logind does not say whether the session is locked") }
     }
 
@@ -114,7 +119,7 @@ public actor EnvironmentMonitor {
             var previous = DesktopEnvironmentState()
             for await state in await self.updates() {
                 var environment = state.applied(to: await engine.environment, focusAllowsTimeSensitive: focusAllowsTimeSensitive)
-                if previous.notificationsInhibited != nil && state.notificationsInhibited == nil { environment.focus = .off }
+                if previous.doNotDisturb != nil && state.doNotDisturb == nil { environment.focus = .off }
                 previous = state
                 await engine.updateEnvironment(environment)
             }

@@ -15,7 +15,7 @@ import Foundation
 /// | `actions` | a key and label for each (key = the action identifier), plus `default` (open); none without `actions` |
 /// | text-input action | with `inline-reply`: the first one becomes KDE's `inline-reply` with `x-kde-reply-placeholder-text`, `x-kde-reply-submit-button-text`; others stay buttons that ask for a reply elsewhere |
 /// | first image attachment whose file exists | `image-path` = its file URL |
-/// | `interruptionLevel` | `urgency` passive 0, active and time-sensitive 1, critical 2; 0 when there is no banner (list only: GNOME then shows no banner) |
+/// | `interruptionLevel` | `urgency` passive 0, active and time-sensitive 1, critical 2; 0 when there is no banner (list only: GNOME then shows no banner; other servers are not sent it) |
 /// | `sound` | `sound-file` (the app's file) or `sound-name` (theme sound); `suppress-sound` for silence |
 /// | `categoryIdentifier` | `category` |
 /// | `bannerIsPersistent` | `expire_timeout` 0 (never), else -1 (the server's default) |

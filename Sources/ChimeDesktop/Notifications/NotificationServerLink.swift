@@ -20,6 +20,13 @@ actor NotificationServerLink {
         /// Its unique name on the bus.
         let owner: String
         let capabilities: ServerCapabilities
+        /// The name `GetServerInformation` gives (`dunst`, `gnome-shell`); empty when it did not say.
+        var name = ""
+
+        /// Whether a notification sent without a banner (low urgency) stays in the server's own list
+        /// without popping up. GNOME Shell does; dunst, mako and most others show whatever they are sent,
+        /// so there a notification meant for the list only is not sent at all.
+        var listsQuietNotificationsQuietly: Bool { name == "gnome-shell" }
     }
 
     enum Event: Sendable, Hashable {
@@ -114,7 +121,10 @@ actor NotificationServerLink {
                 connection.removeMatch(match)
                 throw error
             }
-            let found = Server(owner: owner, capabilities: ServerCapabilities(reply.values.first?.strings ?? []))
+            var found = Server(owner: owner, capabilities: ServerCapabilities(reply.values.first?.strings ?? []))
+            let information = try? await connection.call(
+                destination: owner, path: Self.path, interface: Self.interface, member: "GetServerInformation", timeout: timeout)
+            found.name = information?.values.first?.string ?? ""
             if let serverMatch { connection.removeMatch(serverMatch) }
             serverMatch = match
             server = found
