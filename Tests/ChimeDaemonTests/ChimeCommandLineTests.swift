@@ -293,6 +293,37 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// A critical alert from an app that may not send them is said to be ordinary, and the user can
+    /// grant critical alerts to an app that never asked.
+    @Test func criticalAlertsAreTheUsersToGrant() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        #expect(await chime(["add", "--title", "First"], home).exitCode == .success)  // allowed, without critical alerts
+        let notes = LineCollector()
+        let ordinary = await ChimeMain.run(
+            ["add", "--critical", "--title", "Low glucose"], now: Date(), currentTimeZone: .gmt, paths: home.paths, note: notes.add)
+        #expect(ordinary.exitCode == .success, "\(ordinary.standardError)")
+        #expect(
+            notes.text == "chime: note: chime may not send critical alerts, so this one alerts as an ordinary notification "
+                + "(the user allows them with 'chime apps settings chime --critical on').\n")
+
+        let granted = await chime(["apps", "settings", "chime", "--critical", "on"], home)
+        #expect(granted.exitCode == .success && granted.standardOutput.contains("critical alerts  on"), "\(granted.standardOutput)")
+        let quiet = LineCollector()
+        let critical = await ChimeMain.run(
+            ["add", "--critical", "--title", "Low glucose"], now: Date(), currentTimeZone: .gmt, paths: home.paths, note: quiet.add)
+        #expect(critical.exitCode == .success && quiet.text.isEmpty, "\(quiet.text)")
+        // An app that asked for alerts only has no sounds to turn on.
+        let silent = try await home.connect(app: "com.example.silent")
+        #expect(try await silent.requestAuthorization(options: [.alert]))
+        let refused = await chime(["apps", "settings", "com.example.silent", "--sound", "on"], home)
+        #expect(refused.exitCode == .failure)
+        #expect(
+            refused.standardError == "chime: error: com.example.silent never asked to use sounds, so there is nothing to turn on; nothing was changed\n",
+            "\(refused.standardError)")
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func appsSettingsCategoriesAndFocus() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()
