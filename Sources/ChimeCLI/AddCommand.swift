@@ -62,6 +62,10 @@ public struct AddCommand: Equatable {
     /// `--payload apns.json`: the content comes from an APNs payload file.
     public var payloadPath: String?
     public var json = false
+    /// `--wait`: stay until the user responds, print the response and exit by its outcome; `timeout` bounds
+    /// the wait (`--timeout`), `nil` for none.
+    public var waits = false
+    public var waitTimeout: TimeInterval?
 
     public init() {}
 
@@ -106,6 +110,11 @@ public struct AddCommand: Equatable {
           --id <id>                 The request identifier; the same one replaces a pending request
                                     (default: a new one).
           --json                    Print JSON for scripts.
+          --wait                    Stay until the user responds, then print the response: the action's
+                                    identifier (open, dismiss, or the button's), and a typed reply on the
+                                    next line. Exit 0 for an action or open, 2 dismissed, 3 removed
+                                    without a response, 5 no response within --timeout.
+          --timeout <duration>      How long --wait waits (default: as long as it takes).
           -h, --help                Show this help.
 
         """
@@ -184,6 +193,8 @@ public struct AddCommand: Equatable {
                 timeZone = zone
             case "--json": command.json = true
             case "--move": command.movesAttachments = true
+            case "--wait": command.waits = true
+            case "--timeout": command.waitTimeout = try DurationSpec.parse(try reader.value(for: option, inline: inline), option: option, command: name)
             default: throw UsageError("unknown option '\(option)'", command: name)
             }
         }
@@ -209,6 +220,8 @@ public struct AddCommand: Equatable {
         default: throw UsageError("give one trigger: --in, --at or --calendar", command: name)
         }
         if timeZone != nil, calendar == nil { throw UsageError("--time-zone applies to --calendar only", command: name) }
+        if command.waitTimeout != nil, !command.waits { throw UsageError("--timeout applies to --wait only", command: name) }
+        if command.waits, repeats { throw UsageError("--wait waits for one notification; it cannot repeat", command: name) }
 
         if critical {
             command.sound = .critical(named: soundName == "default" ? nil : soundName, volume: volume ?? 1)

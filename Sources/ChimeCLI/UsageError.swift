@@ -14,9 +14,23 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Process exit statuses, in one place: 0 success, 1 failure, 64 usage error (as `sysexits.h`).
+/// Process exit statuses, in one place: 0 success, 1 failure, 64 usage error (as `sysexits.h`); and how
+/// `chime add --wait` ended without an action, as `zenity` and `notify-send -A` scripts test them.
 public enum ExitCode: Int32, Sendable {
     case success = 0
     case failure = 1
+    /// `--wait`: the user dismissed the notification.
+    case dismissed = 2
+    /// `--wait`: the notification was removed without a response.
+    case removed = 3
+    /// `--wait`: no response within `--timeout` (zenity's code for a timeout).
+    case timedOut = 5
     case usage = 64
+}
+
+/// A command that ended with an outcome other than success, and what it printed: `chime add --wait` when
+/// the user dismissed the notification, or it went away unanswered.
+struct CommandOutcome: Error {
+    let exitCode: ExitCode
+    let output: String
 }

@@ -32,6 +32,16 @@ struct AddCommandTests {
         #expect(throws: UsageError.self) { try AddCommand.parse(["--unknown", "x"]) }
     }
 
+    @Test func waitTakesATimeoutAndNoRepeats() throws {
+        let waiting = try AddCommand.parse(["Deploy?", "--wait", "--timeout", "2m"])
+        #expect(waiting.waits && waiting.waitTimeout == 120)
+        #expect(try AddCommand.parse(["Deploy?", "--wait"]).waitTimeout == nil)
+        #expect(throws: UsageError("--timeout applies to --wait only", command: "add")) { try AddCommand.parse(["Deploy?", "--timeout", "2m"]) }
+        #expect(throws: UsageError("--wait waits for one notification; it cannot repeat", command: "add")) {
+            try AddCommand.parse(["Deploy?", "--wait", "--in", "1h", "--repeats"])
+        }
+    }
+
     @Test func everyContentOptionReachesTheRequest() throws {
         let command = try AddCommand.parse([
             "--app", "com.example.team", "--id", "standup", "--title", "Stand-up", "--subtitle", "Daily", "--body", "Room 4",

@@ -324,6 +324,51 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// `chime add --wait` (the real executable) prints the user's response and exits by its outcome, as
+    /// scripts use `notify-send -A` and `zenity`: an action and its typed text (0), a dismissal (2), a
+    /// removal without a response (3), no response in time (5).
+    @Test func addWaitPrintsTheResponseAndExitsByItsOutcome() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let executable = URL(fileURLWithPath: DaemonHome.executable).deletingLastPathComponent().appendingPathComponent("chime")
+        let categories = home.root.appendingPathComponent("meetings.json")
+        try Data(#"""
+            [{"identifier": "invite", "options": ["customDismissAction"], "actions": [{"identifier": "accept", "title": "Accept"},
+              {"identifier": "decline", "title": "Decline", "textInput": {"buttonTitle": "Send"}}]}]
+            """#.utf8).write(to: categories)
+        #expect(await chime(["categories", "set", categories.path, "--app", "com.example.meetings"], home).exitCode == .success)
+        func waiting(_ identifier: String, _ extra: [String] = []) throws -> ChildProcess {
+            try ChildProcess(
+                executable.path, ["add", "--wait", "--app", "com.example.meetings", "--category", "invite", "--id", identifier, "Lunch?"] + extra,
+                environment: home.environment, name: "chime add --wait \(identifier)")
+        }
+
+        let answered = try waiting("lunch")
+        try await daemon.presented("com.example.meetings", "lunch")
+        let said = await chime(["respond", "--app", "com.example.meetings", "--id", "lunch", "--action", "decline", "--text", "Dentist"], home)
+        #expect(said.exitCode == .success, "\(said.standardError)")
+        #expect(await answered.exitStatus() == 0)
+        #expect(answered.output.lines == ["decline", "Dentist"])
+        #expect(answered.errors.lines.first?.hasPrefix("Sent “Lunch?” for com.example.meetings (id lunch)") == true, "\(answered.errors.lines)")
+
+        let dismissed = try waiting("coffee", ["--json"])
+        try await daemon.presented("com.example.meetings", "coffee")
+        #expect(await chime(["respond", "--app", "com.example.meetings", "--id", "coffee", "--dismiss"], home).exitCode == .success)
+        #expect(await dismissed.exitStatus() == 2)
+        let json = try JSONSerialization.jsonObject(with: Data(dismissed.output.lines.joined().utf8)) as? [String: Any]
+        #expect(json?["outcome"] as? String == "dismissed" && json?["action"] as? String == "dismiss", "\(dismissed.output.lines)")
+
+        let removed = try waiting("later", ["--in", "1h"])
+        try await eventually("the request is pending") { await chime(["pending", "--app", "com.example.meetings"], home).standardOutput.contains("later") }
+        #expect(await chime(["remove", "--app", "com.example.meetings", "later"], home).exitCode == .success)
+        #expect(await removed.exitStatus() == 3)
+
+        let unanswered = try waiting("silence", ["--timeout", "1s"])
+        #expect(await unanswered.exitStatus() == 5)
+        #expect(unanswered.output.lines.isEmpty)
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func appsSettingsCategoriesAndFocus() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

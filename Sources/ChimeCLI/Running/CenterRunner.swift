@@ -53,6 +53,9 @@ struct CenterRunner {
             if critical { options.insert(.criticalAlert) }
             try await askPermission(options, app: add.appIdentifier)
         }
+        // Following before adding, so a response that comes at once is not missed.
+        let responses = add.waits ? try await client.listEvents() : nil
+        defer { responses?.close() }
         let added = try await client.add([request], app: add.appIdentifier)
         if critical, !add.json, (try? await client.notificationSettings(app: add.appIdentifier).criticalAlertSetting) != .enabled {
             // Said, not refused: the notification still comes, as iOS shows it without the permission.
@@ -61,6 +64,15 @@ struct CenterRunner {
                 "chime: note: \(shownApp) may not send critical alerts, so this one alerts as an ordinary notification "
                     + "(the user allows them with 'chime apps settings \(shownApp) --critical on').\n")
         }
+        let confirmation = await confirmation(of: request, add, fireDate: added.first { $0.identifier == request.identifier }?.nextFireDate)
+        guard let responses else { return confirmation }
+        // Standard output is the response's; the confirmation goes where the waiting notes go.
+        if !add.json { note(confirmation) }
+        return try await waitForResponse(responses, app: add.appIdentifier, identifier: request.identifier, timeout: add.waitTimeout, json: add.json)
+    }
+
+    /// What `add` prints once the request is stored.
+    private func confirmation(of request: NotificationRequest, _ add: AddCommand, fireDate: Date?) async -> String {
         let title = Output.shown(Output.title(request.content))
         let app = Output.shown(add.appIdentifier)
         let identifier = Output.shown(request.identifier)
@@ -70,7 +82,6 @@ struct CenterRunner {
             }
             return "Sent “\(title)” for \(app) (id \(identifier)): \(await whereShown())\n"
         }
-        let fireDate = added.first { $0.identifier == request.identifier }?.nextFireDate
         if add.json {
             return Output.json(
                 AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: fireDate.map(utc), nextFireDateLocal: fireDate.map(iso)))

@@ -71,6 +71,8 @@ public enum ChimeMain {
         do {
             let output = try await CenterRunner(client: client, now: now, zone: zone, write: write, note: note).run(command)
             return Result(exitCode: .success, standardOutput: output)
+        } catch let outcome as CommandOutcome {
+            return Result(exitCode: outcome.exitCode, standardOutput: outcome.output)
         } catch let error as UsageError {
             return Result(exitCode: .usage, standardError: "chime: error: \(error.messageWithSuggestion)\nSee 'chime \(error.command ?? "") --help'.\n")
         } catch {
