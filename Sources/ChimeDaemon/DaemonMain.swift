@@ -61,7 +61,7 @@ public enum DaemonMain {
         var hubConfiguration = EventHub.Configuration()
         hubConfiguration.streamLimit = configuration.maximumEventStreams
         let events = EventHub(configuration: hubConfiguration)
-        let sink = ServiceLink()
+        let sink = ServiceLink(log: log)
         store.onQuarantine { records in
             for record in records {
                 log.warning("set aside a damaged \(record) (kept byte for byte in the quarantine table; everything else is served)")
@@ -201,15 +201,16 @@ public enum DaemonMain {
                 return DesktopAppInfo(displayName: entry?.displayName, iconName: icon)
             },
             callTimeout: .seconds(3),
-            // Without inline replies the server cannot take the text: say how to send it.
-            onReplyNeeded: { request in
-                log.warning(
-                    "\(request.appIdentifier)/\(request.notificationIdentifier): “\(request.actionTitle)” takes a typed reply, which this notification server cannot collect; send it with: chime respond --app '\(request.appIdentifier)' --id '\(request.notificationIdentifier)' --action '\(request.actionIdentifier)' --text '…'"
-                )
-            },
+            // Without inline replies the server cannot take the text: a dialog asks for it (ReplyPrompt).
+            onReplyNeeded: { request in sink.replyNeeded(request) },
             onResponse: { app, outcome in sink.forward(app: app, outcome) })
         desktopConfiguration.shownFile = configuration.paths.dataDirectory.appendingPathComponent("desktop-shown.json")
         let presenter = DesktopPresenter(configuration: desktopConfiguration, log: log)
+        sink.replies(
+            ReplyPrompt(
+                searchPath: ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", log: log,
+                send: { request, text in await sink.reply(request, text: text) },
+                notice: { [weak presenter] summary, body in presenter?.notice(summary: summary, body: body) }))
         if let server = await presenter.notificationServer() {
             log.info("showing notifications through \(server.name.isEmpty ? "the notification server" : server.name) (\(server.capabilities.joined(separator: ", ")))")
             return presenter
@@ -235,6 +236,32 @@ public enum DaemonMain {
 /// service, which exists only after the presenters.
 final class ServiceLink: Sendable {
     private let service = Mutex<NotificationService?>(nil)
+    private let prompt = Mutex<ReplyPrompt?>(nil)
+    private let log: DaemonLog
+
+    init(log: DaemonLog) {
+        self.log = log
+    }
+
+    func replies(_ prompt: ReplyPrompt) {
+        self.prompt.withLock { $0 = prompt }
+    }
+
+    /// The server cannot take a typed reply: the prompt asks for it.
+    func replyNeeded(_ request: ReplyRequest) {
+        prompt.withLock { $0 }?.handle(request)
+    }
+
+    /// Sends a reply typed in the prompt, as the user's response.
+    func reply(_ request: ReplyRequest, text: String) async {
+        guard let service = service.withLock({ $0 }) else { return }
+        do {
+            _ = try await service.respond(
+                request.appIdentifier, notification: request.notificationIdentifier, action: .reply(action: request.actionIdentifier, text: text))
+        } catch {
+            log.warning("the reply typed for \(request.appIdentifier)/\(request.notificationIdentifier) was not sent: \(error)")
+        }
+    }
 
     func attach(_ service: NotificationService) {
         self.service.withLock { $0 = service }

@@ -11,6 +11,14 @@ extension DesktopPresenter {
         case .badge(let appIdentifier, let count): await setBadge(appIdentifier: appIdentifier, count: count)
         case .prompt(let number, let appIdentifier, let options): await ask(number, appIdentifier: appIdentifier, options: options)
         case .closeServerNotification(let serverID): await close(serverIDs: [serverID], describing: "the answered permission question")
+        case .notice(let summary, let body):
+            guard let (connection, server) = await link.current() else { return }
+            let request = NotificationMapping.notice(summary: summary, body: body, capabilities: server.capabilities)
+            do {
+                _ = try await link.call("Notify", request.arguments, on: server, through: connection)
+            } catch {
+                log.warning("the notice “\(summary)” was not shown: \(error)")
+            }
         case .withdrawPrompt(let number):
             if let serverID = state.withLock({ $0.shown.serverID(for: .prompt(number)) }) {
                 await close(serverIDs: [serverID], describing: "the permission question answered elsewhere")

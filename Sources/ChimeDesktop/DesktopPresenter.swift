@@ -53,6 +53,8 @@ public final class DesktopPresenter: NotificationPresenter, AuthorizationResolve
         case prompt(Int, appIdentifier: String, options: AuthorizationOptions)
         /// The prompt was answered elsewhere: take it off the screen.
         case withdrawPrompt(Int)
+        /// A notice from Chime itself.
+        case notice(summary: String, body: String)
         /// A notification of the presenter's own that nobody withdraws (an answered prompt).
         case closeServerNotification(UInt32)
     }
@@ -190,6 +192,11 @@ public final class DesktopPresenter: NotificationPresenter, AuthorizationResolve
             waiting.resume(returning: nil)
             post(.withdrawPrompt(number))
         }
+    }
+
+    /// Shows a notice from Chime itself (no app, no buttons), in turn with the notifications.
+    public func notice(summary: String, body: String) {
+        post(.notice(summary: summary, body: body))
     }
 
     // MARK: - Queue

@@ -62,6 +62,50 @@ struct DaemonDesktopTests {
         await bus.stop()
     }
 
+    /// The server has no inline reply (as dunst, mako and GNOME Shell): pressing the reply button opens
+    /// the desktop's entry dialog (zenity, here a stand-in on PATH that answers "Dentist"), and what was
+    /// typed reaches the app as its response. Without a dialog, a notice on screen says how to reply.
+    @Test(arguments: [true, false])
+    func aReplyIsTypedInADialogWhereTheServerHasNoInlineReply(hasDialog: Bool) async throws {
+        let bus = try await PrivateBus.start()
+        let server = try await FakeNotificationServer.start(on: bus)
+        let home = try DaemonHome()
+        let tools = home.root.appendingPathComponent("bin", isDirectory: true)
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        let asked = home.root.appendingPathComponent("zenity-arguments").path
+        if hasDialog {
+            let zenity = tools.appendingPathComponent("zenity")
+            try Data("#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(asked)'\necho Dentist\n".utf8).write(to: zenity)
+            #expect(chmod(zenity.path, 0o755) == 0)
+        }
+        let daemon = try await home.start(bus: bus, environment: ["PATH": tools.path + ":/usr/bin:/bin"])
+
+        let app = try await home.connect(app: "com.example.meetings", subscribe: true)
+        defer { app.close() }
+        async let allowed = app.requestAuthorization(options: [.alert])
+        let prompt = try await server.nextCall("Notify") { $0.actions.contains("chime-allow") }
+        try await server.invoke(id: prompt.id, key: "chime-allow")
+        #expect(try await allowed)
+        let decline = try NotificationAction.textInput(identifier: "decline", title: "Decline with reason", buttonTitle: "Send", placeholder: "Why?")
+        try await app.setCategories([try NotificationCategory(identifier: "meeting", actions: [decline])])
+        try await app.add([try request("review", in: 0.5, title: "Design review", category: "meeting")])
+        let shown = try await server.nextCall("Notify") { $0.summary == "Design review" }
+        try await server.invoke(id: shown.id, key: "decline")
+
+        if hasDialog {
+            guard case .response(let event) = try await nextEvent(app) else { Issue.record("no response"); return }
+            #expect(event.response.actionIdentifier == "decline" && event.response.userText == "Dentist")
+            let arguments = try String(contentsOfFile: asked, encoding: .utf8)
+            #expect(arguments == "--entry\n--title\nReply — com.example.meetings\n--text\nDecline with reason (Why?)\n", "\(arguments)")
+        } else {
+            let notice = try await server.nextCall("Notify") { $0.summary == "Reply to com.example.meetings" }
+            #expect(notice.body.contains("chime respond --app 'com.example.meetings' --id 'review' --action 'decline' --text"), "\(notice.body)")
+        }
+        #expect(await daemon.terminate() == 0)
+        await server.stop()
+        await bus.stop()
+    }
+
     /// chimed restarts while its notification is on the desktop; the user presses it afterwards: the new
     /// process knows it (the presenter's map is kept in the data folder), and the answer reaches the app.
     @Test func aNotificationPressedAfterARestartStillReachesItsApp() async throws {

@@ -37,9 +37,11 @@ public final class DaemonHome: Sendable {
     /// `bus`, starts `chimed --verbose` (the presenter it chooses) on that session bus.
     ///
     /// - Parameter fileLimit: Starts it as `ulimit -n fileLimit` would (soft and hard limit on open files).
-    public func start(_ extra: [String] = [], bus: PrivateBus? = nil, fileLimit: Int? = nil) async throws -> RunningDaemon {
+    public func start(
+        _ extra: [String] = [], bus: PrivateBus? = nil, fileLimit: Int? = nil, environment variables: [String: String] = [:]
+    ) async throws -> RunningDaemon {
         let arguments = (bus == nil ? ["--presenter", "log", "--authorization", "allow", "--verbose"] : ["--verbose"]) + extra
-        let environment = environment.merging(bus?.environment ?? [:]) { $1 }
+        let environment = environment.merging(bus?.environment ?? [:]) { $1 }.merging(variables) { $1 }
         let process: ChildProcess
         if let fileLimit {
             process = try ChildProcess(

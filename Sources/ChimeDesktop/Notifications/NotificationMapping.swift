@@ -90,6 +90,18 @@ struct NotificationMapping: Sendable {
         return request
     }
 
+    /// A notice from Chime itself (no app, no buttons): what the user should know and do, such as how to
+    /// send a reply this server cannot take.
+    static func notice(summary: String, body: String, capabilities: ServerCapabilities) -> NotifyRequest {
+        var text = clean(body)
+        if capabilities.bodyMarkup { text = Markup.escape(text) }
+        var request = NotifyRequest(
+            appName: "Chime", replacesID: 0, appIcon: "", summary: clean(summary), body: capabilities.body ? text : "", actions: [],
+            hints: ["urgency": .byte(1), "category": .string("x-chime.notice")], expireTimeout: -1, meanings: [:])
+        if !capabilities.body && !text.isEmpty { request.summary += " — " + clean(body) }
+        return request
+    }
+
     // MARK: - Parts
 
     /// passive 0, active and time-sensitive 1, critical 2 — and 0 without a banner: the notification
