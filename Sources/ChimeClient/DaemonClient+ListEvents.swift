@@ -1,5 +1,6 @@
 public import ChimeAPI
 import Foundation
+import Synchronization
 
 /// An event of the list stream (`GET /v1/events`): what pages and `chime watch` follow.
 public enum ListEvent: Sendable, Hashable {
@@ -31,14 +32,13 @@ public final class ListEventStream: Sendable {
 }
 
 /// The last event id a stream saw, written on the stream's thread.
-private final class LastEventID: @unchecked Sendable {  // guarded by `lock`
-    private let lock = NSLock()
-    private var stored: String?
+private final class LastEventID: Sendable {
+    private let stored = Mutex<String?>(nil)
 
-    var value: String? { lock.withLock { stored } }
+    var value: String? { stored.withLock { $0 } }
     func set(_ id: String?) {
         guard let id else { return }
-        lock.withLock { stored = id }
+        stored.withLock { $0 = id }
     }
 }
 

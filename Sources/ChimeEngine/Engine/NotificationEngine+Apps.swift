@@ -172,7 +172,7 @@ extension NotificationEngine {
             written = accepted.map { ($0.index, $0.pending) }
         } catch {
             if accepted.count == 1 {
-                fail(accepted[0].moved, error)
+                moveBack(accepted[0].moved)
                 outcomes[accepted[0].index] = .failure(error)
                 return outcomes
             }
@@ -181,7 +181,7 @@ extension NotificationEngine {
                     try await store.addPending(pending, admitting: Self.admitAdds)
                     written.append((index, pending))
                 } catch {
-                    fail(moved, error)
+                    moveBack(moved)
                     outcomes[index] = .failure(error)
                 }
             }
@@ -251,7 +251,7 @@ extension NotificationEngine {
     }
 
     /// Moves back the attachments of an add that failed.
-    private func fail(_ moved: [MovedAttachments], _ error: any Error) {
+    private func moveBack(_ moved: [MovedAttachments]) {
         for (stored, original) in moved { vault?.moveBack(stored, to: original) }
     }
 
