@@ -1,3 +1,5 @@
+import ChimeAPI
+
 /// The `chime` command line, parsed: what to run, with typed options.
 ///
 /// Parsing is a pure function from arguments to a value, so tests assert on the value and on the help text
@@ -19,7 +21,8 @@ public enum ChimeCommand: Equatable {
 
     public static let abstract = "Chime: Apple's UserNotifications, on Linux."
 
-    public static let versionNumber = "0.1.0"
+    /// One version for chime, chimed and the API they speak.
+    public static let versionNumber = WireFormat.version
 
     public static let helpText = """
         OVERVIEW: \(abstract)
@@ -66,6 +69,7 @@ public enum ChimeCommand: Equatable {
             guard subcommands.contains(first) else { throw UsageError("unknown subcommand '\(first)'") }
             // `--help` anywhere asks for help, except as a value (a title "--help" is unlikely enough).
             if rest.contains("-h") || rest.contains("--help") { return .help(subcommand: first) }
+            if rest.contains("--version") { return .version }
             return try parse(subcommand: first, rest)
         }
     }

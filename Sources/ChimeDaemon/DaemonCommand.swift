@@ -64,6 +64,7 @@ public struct HTTPAddress: Sendable, Hashable, CustomStringConvertible {
 public enum DaemonCommand: Sendable {
     case run(DaemonConfiguration)
     case help
+    case version
     case paths(DaemonPaths)
 
     public struct UsageError: Error, CustomStringConvertible, Sendable {
@@ -100,6 +101,7 @@ public enum DaemonCommand: Sendable {
           --proc-root <dir>        Look up client processes here instead of /proc (for tests).
           --verbose                Log debug lines too.
           --paths                  Print the data, store, registry, socket and token paths, and exit.
+          --version                Show the version.
           -h, --help               Show this help.
 
         SIGNALS: SIGTERM and SIGINT stop cleanly; SIGHUP re-reads the registry (registry.json).
@@ -121,6 +123,7 @@ public enum DaemonCommand: Sendable {
         while let argument = remaining.popFirst() {
             switch argument {
             case "-h", "--help": return .help
+            case "--version": return .version
             case "--paths": return .paths(paths)
             case "--verbose", "-v": configuration.verbose = true
             case "--presenter":

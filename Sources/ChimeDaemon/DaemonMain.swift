@@ -21,6 +21,9 @@ public enum DaemonMain {
         case .help:
             print(DaemonCommand.helpText)
             return 0
+        case .version:
+            print("chimed \(WireFormat.version)")
+            return 0
         case .paths(let paths):
             print(DaemonCommand.describe(paths))
             return 0

@@ -1,3 +1,4 @@
+import ChimeCLI
 import ChimeClient
 import ChimeCore
 import ChimeAPI
@@ -261,6 +262,12 @@ struct DaemonTests {
         #expect(paths.output.lines.contains("socket:       \(home.paths.socketFile.path)"))
         let usage = try ChildProcess(DaemonHome.executable, ["--presenter", "hologram"], environment: home.environment, name: "usage")
         #expect(await usage.exitStatus() == 64)
+        // One version for the daemon, the command line and the API.
+        let version = try ChildProcess(DaemonHome.executable, ["--version"], environment: home.environment, name: "version")
+        #expect(await version.exitStatus() == 0)
+        #expect(version.output.lines == ["chimed \(WireFormat.version)"])
+        let chime = await ChimeMain.run(["add", "--version"], now: Date(), currentTimeZone: .gmt, paths: home.paths)
+        #expect(chime.exitCode == .success && chime.standardOutput == "chime \(WireFormat.version)\n")
     }
 }
 
