@@ -17,6 +17,7 @@ public enum ChimeCommand: Equatable {
     case apps(AppsCommand)
     case focus(FocusCommand)
     case watch(WatchCommand)
+    case completions(CompletionsCommand)
     case doctor(DoctorCommand)
 
     public static let abstract = "Chime: Apple's UserNotifications, on Linux."
@@ -41,6 +42,7 @@ public enum ChimeCommand: Equatable {
           apps        List apps, allow or deny them, change their settings.
           focus       Turn Do Not Disturb on or off, or show it.
           watch       Follow deliveries and responses as they happen.
+          completions Print a shell completion script (bash, zsh or fish).
           doctor      Check the daemon, the desktop's notification server and the store.
           next        List the upcoming fire dates of a trigger.
 
@@ -53,6 +55,7 @@ public enum ChimeCommand: Equatable {
     static let subcommands = [
         AddCommand.name, ListCommand.Kind.pending.rawValue, ListCommand.Kind.delivered.rawValue, RemoveCommand.name, RespondCommand.name,
         CategoriesCommand.name, AppsCommand.name, FocusCommand.name, WatchCommand.name, DoctorCommand.name, NextCommand.name,
+        CompletionsCommand.name,
     ]
 
     /// Parses the arguments that follow the executable's name.
@@ -86,6 +89,7 @@ public enum ChimeCommand: Equatable {
         case AppsCommand.name: .apps(try AppsCommand.parse(rest))
         case FocusCommand.name: .focus(try FocusCommand.parse(rest))
         case WatchCommand.name: .watch(try WatchCommand.parse(rest))
+        case CompletionsCommand.name: .completions(try CompletionsCommand.parse(rest))
         default: .doctor(try DoctorCommand.parse(rest))
         }
     }
@@ -102,6 +106,7 @@ public enum ChimeCommand: Equatable {
         case AppsCommand.name: AppsCommand.helpText
         case FocusCommand.name: FocusCommand.helpText
         case WatchCommand.name: WatchCommand.helpText
+        case CompletionsCommand.name: CompletionsCommand.helpText
         case DoctorCommand.name: DoctorCommand.helpText
         default: helpText
         }

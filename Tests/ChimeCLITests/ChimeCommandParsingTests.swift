@@ -1,4 +1,4 @@
-import ChimeCLI
+@testable import ChimeCLI
 import Foundation
 import Testing
 
@@ -35,6 +35,21 @@ struct ChimeCommandParsingTests {
         #expect(try ChimeCommand.parse(["next", "-h"]) == .help(subcommand: "next"))
         #expect(try ChimeCommand.parse(["next", "--calendar", "hour=8", "--help"]) == .help(subcommand: "next"))
         #expect(try ChimeCommand.parse(["--version"]) == .version)
+        #expect(try ChimeCommand.parse(["watch", "--version"]) == .version)
+    }
+
+    @Test func completionsAreGeneratedFromTheCommandsOptions() throws {
+        #expect(try ChimeCommand.parse(["completions", "fish"]) == .completions(.fish))
+        #expect(throws: UsageError.self) { try ChimeCommand.parse(["completions", "tcsh"]) }
+        let fish = CompletionsCommand.fish.script
+        #expect(fish.contains("complete -c chime -n '__fish_seen_subcommand_from add' -l wait"))
+        #expect(fish.contains("complete -c chime -n __fish_use_subcommand -a watch"))
+        #expect(CompletionsCommand.zsh.script.hasPrefix("#compdef chime\n"))
+        // Every option a help text lists is offered, for every subcommand.
+        for (subcommand, options) in CompletionsCommand.definitions {
+            #expect(!options.isEmpty || subcommand == "doctor" || subcommand == "completions", "\(subcommand) lists options")
+            for option in options { #expect(CompletionsCommand.bash.script.contains(option), "\(option)") }
+        }
     }
 
     @Test func nextHelpTextIsExact() {

@@ -29,7 +29,7 @@ struct CenterRunner {
         case .apps(let apps): try await run(apps)
         case .focus(let focus): try await run(focus)
         case .watch(let watch): try await run(watch)
-        case .help, .version, .next, .doctor: ""
+        case .help, .version, .next, .doctor, .completions: ""
         }
     }
 

@@ -36,6 +36,8 @@ public enum ChimeMain {
             return Result(exitCode: .success, standardOutput: ChimeCommand.helpText(for: subcommand))
         case .version:
             return Result(exitCode: .success, standardOutput: "chime \(ChimeCommand.versionNumber)\n")
+        case .completions(let shell):
+            return Result(exitCode: .success, standardOutput: shell.script)
         case .next(let next):
             do {
                 return Result(exitCode: .success, standardOutput: try next.run(now: now, currentTimeZone: currentTimeZone))
