@@ -17,6 +17,7 @@ public enum ChimeCommand: Equatable {
     case apps(AppsCommand)
     case focus(FocusCommand)
     case watch(WatchCommand)
+    case show(ShowCommand)
     case completions(CompletionsCommand)
     case doctor(DoctorCommand)
 
@@ -36,6 +37,7 @@ public enum ChimeCommand: Equatable {
           add         Schedule a notification.
           pending     List notifications waiting for their trigger.
           delivered   List notifications in the list.
+          show        Show one notification in full.
           remove      Cancel pending notifications or remove delivered ones.
           respond     Act on a delivered notification as the user would.
           categories  Register an app's categories from JSON, or list them.
@@ -53,7 +55,7 @@ public enum ChimeCommand: Equatable {
         """
 
     static let subcommands = [
-        AddCommand.name, ListCommand.Kind.pending.rawValue, ListCommand.Kind.delivered.rawValue, RemoveCommand.name, RespondCommand.name,
+        AddCommand.name, ListCommand.Kind.pending.rawValue, ListCommand.Kind.delivered.rawValue, ShowCommand.name, RemoveCommand.name, RespondCommand.name,
         CategoriesCommand.name, AppsCommand.name, FocusCommand.name, WatchCommand.name, DoctorCommand.name, NextCommand.name,
         CompletionsCommand.name,
     ]
@@ -89,6 +91,7 @@ public enum ChimeCommand: Equatable {
         case AppsCommand.name: .apps(try AppsCommand.parse(rest))
         case FocusCommand.name: .focus(try FocusCommand.parse(rest))
         case WatchCommand.name: .watch(try WatchCommand.parse(rest))
+        case ShowCommand.name: .show(try ShowCommand.parse(rest))
         case CompletionsCommand.name: .completions(try CompletionsCommand.parse(rest))
         default: .doctor(try DoctorCommand.parse(rest))
         }
@@ -106,6 +109,7 @@ public enum ChimeCommand: Equatable {
         case AppsCommand.name: AppsCommand.helpText
         case FocusCommand.name: FocusCommand.helpText
         case WatchCommand.name: WatchCommand.helpText
+        case ShowCommand.name: ShowCommand.helpText
         case CompletionsCommand.name: CompletionsCommand.helpText
         case DoctorCommand.name: DoctorCommand.helpText
         default: helpText

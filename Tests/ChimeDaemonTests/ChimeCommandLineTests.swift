@@ -369,6 +369,33 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// `chime show` finds a notification by a unique start of its identifier, pending or delivered, and
+    /// says so when the start is ambiguous or matches nothing.
+    @Test func showFindsOneNotificationByAUniqueStart() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        #expect(await chime(["add", "--calendar", "hour=8 minute=30", "--repeats", "--title", "Stand-up", "--body", "Room 4", "--id", "standup-1"], home).exitCode == .success)
+        #expect(await chime(["add", "--title", "Standard", "--id", "standard"], home).exitCode == .success)
+        try await daemon.presented("chime", "standard")
+
+        let shown = await chime(["show", "standu"], home)
+        #expect(shown.exitCode == .success, "\(shown.standardError)")
+        #expect(shown.standardOutput.hasPrefix("chime / standup-1\n  state    pending: fires in "), "\(shown.standardOutput)")
+        #expect(shown.standardOutput.contains("\n  body     Room 4\n  trigger  when the clock matches hour=8 minute=30, repeating\n"))
+
+        let delivered = await chime(["show", "standard", "--json"], home)
+        let json = try JSONSerialization.jsonObject(with: Data(delivered.standardOutput.utf8)) as? [String: Any]
+        #expect(json?["state"] as? String == "delivered" && json?["delivered"] != nil, "an exact identifier wins over a longer one")
+
+        let ambiguous = await chime(["show", "stand"], home)
+        #expect(ambiguous.exitCode == .failure)
+        #expect(ambiguous.standardError.contains("‘stand’ matches 2: "), "\(ambiguous.standardError)")
+        let missing = await chime(["show", "zz"], home)
+        #expect(missing.exitCode == .failure && missing.standardError.contains("no notification has an identifier starting with ‘zz’"))
+        #expect(await chime(["show"], home).exitCode == .usage)
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func appsSettingsCategoriesAndFocus() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

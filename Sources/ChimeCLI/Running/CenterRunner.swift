@@ -29,6 +29,7 @@ struct CenterRunner {
         case .apps(let apps): try await run(apps)
         case .focus(let focus): try await run(focus)
         case .watch(let watch): try await run(watch)
+        case .show(let show): try await run(show)
         case .help, .version, .next, .doctor, .completions: ""
         }
     }
