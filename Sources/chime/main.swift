@@ -2,7 +2,8 @@ import ChimeCLI
 import Foundation
 
 let result = await ChimeMain.run(
-    Array(CommandLine.arguments.dropFirst()), now: Date(), currentTimeZone: TimeZone.current, write: ChimeMain.writeToStandardOutput)
+    Array(CommandLine.arguments.dropFirst()), now: Date(), currentTimeZone: TimeZone.current, write: ChimeMain.writeToStandardOutput,
+    colour: ChimeMain.standardOutputWantsColour)
 FileHandle.standardOutput.write(Data(result.standardOutput.utf8))
 FileHandle.standardError.write(Data(result.standardError.utf8))
 exit(result.exitCode.rawValue)

@@ -22,7 +22,8 @@ public enum ChimeMain {
     ///   - note: Where the command says at once what it waits for (standard error by default).
     public static func run(
         _ arguments: [String], now: Date, currentTimeZone: TimeZone, paths: DaemonPaths = DaemonPaths(), write: (@Sendable (String) -> Void)? = nil,
-        note: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+        note: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) },
+        colour: Bool = false
     ) async -> Result {
         let command: ChimeCommand
         do {
@@ -45,7 +46,8 @@ public enum ChimeMain {
                 return Result(exitCode: .usage, standardError: "chime: error: \(error.message)\nSee 'chime next --help'.\n")
             }
         case .doctor(let doctor):
-            let report = await doctor.run(paths: paths)
+            var report = await doctor.run(paths: paths)
+            report.colour = colour
             return Result(exitCode: report.healthy ? .success : .failure, standardOutput: report.output)
         default:
             let collected = Mutex("")
@@ -81,6 +83,11 @@ public enum ChimeMain {
             // Messages can quote what an app sent (an identifier, a name).
             return Result(exitCode: .failure, standardError: "chime: error: \(Output.shown(message(for: error)))\n")
         }
+    }
+
+    /// Whether this process's standard output takes colour (a terminal, no `NO_COLOR`, not `TERM=dumb`).
+    public static var standardOutputWantsColour: Bool {
+        Output.wantsColour(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
     }
 
     /// Writes to standard output at once (a list prints as its pages arrive). Defined here, not in

@@ -17,11 +17,18 @@ extension DoctorCommand {
         /// Notifications can be delivered: chimed runs.
         var healthy = false
         var json = false
+        /// Marks in colour (a terminal that takes it; see `Output.wantsColour`).
+        var colour = false
 
         var output: String {
             if json { return Output.json(self) }
             // Details quote the notification server's name and what chimed reports.
-            return checks.map { "\($0.ok ? "ok " : "!! ") \(Output.shown($0.name)): \(Output.shown($0.detail))\n" }.joined()
+            return checks.map { "\(mark($0.ok)) \(Output.shown($0.name)): \(Output.shown($0.detail))\n" }.joined()
+        }
+
+        private func mark(_ ok: Bool) -> String {
+            guard colour else { return ok ? "ok " : "!! " }
+            return ok ? "\u{1B}[32mok\u{1B}[0m " : "\u{1B}[1;33m!!\u{1B}[0m "
         }
 
         private enum CodingKeys: String, CodingKey { case checks, healthy }

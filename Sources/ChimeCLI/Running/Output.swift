@@ -37,6 +37,12 @@ enum Output {
         LogText.escaped(text)
     }
 
+    /// Whether output to a terminal may be coloured: standard output is a terminal, `NO_COLOR` is not set
+    /// (https://no-color.org), and `TERM` is not `dumb`.
+    static func wantsColour(isTerminal: Bool, environment: [String: String]) -> Bool {
+        isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
     /// A size in binary units, as limits are set: `1 MiB`, `64 KiB`, `1.5 MiB`, `900 bytes`.
     static func bytes(_ count: Int) -> String {
         func amount(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value) }
