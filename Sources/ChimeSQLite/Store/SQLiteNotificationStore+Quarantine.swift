@@ -1,5 +1,5 @@
 import ChimeCore
-public import ChimeEngine
+import ChimeEngine
 import Foundation
 import Synchronization
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// How a request reached the server: which kind of listening socket, and on a Unix socket the user at the
 /// other end.

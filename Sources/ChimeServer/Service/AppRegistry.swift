@@ -1,4 +1,4 @@
-public import ChimeEngine
+import ChimeEngine
 public import ChimeAPI
 public import Foundation
 import Synchronization

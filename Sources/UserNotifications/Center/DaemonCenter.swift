@@ -210,11 +210,11 @@ final class DaemonCenter: CenterService {
     }
 
     func removePendingNotificationRequests(withIdentifiers identifiers: [String]) async throws {
-        try await call { try await $0.removePending(identifiers) }
+        _ = try await call { try await $0.removePending(identifiers) }
     }
 
     func removeAllPendingNotificationRequests() async throws {
-        try await call { try await $0.removePending(nil) }
+        _ = try await call { try await $0.removePending(nil) }
     }
 
     func deliveredNotifications() async throws -> [DeliveredNotification] {
@@ -222,11 +222,11 @@ final class DaemonCenter: CenterService {
     }
 
     func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async throws {
-        try await call { try await $0.removeDelivered(identifiers) }
+        _ = try await call { try await $0.removeDelivered(identifiers) }
     }
 
     func removeAllDeliveredNotifications() async throws {
-        try await call { try await $0.removeDelivered(nil) }
+        _ = try await call { try await $0.removeDelivered(nil) }
     }
 }
 
