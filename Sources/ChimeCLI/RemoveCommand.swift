@@ -14,6 +14,8 @@ public struct RemoveCommand: Equatable {
 
         USAGE: chime remove [--app <id>] [--delivered] (<identifier>... | --all)
 
+        An identifier may be given by its start when that is unique (chime remove 3f2a).
+
         OPTIONS:
           --app <id>     The app (default: \(AddCommand.defaultApp)).
           --delivered    Remove delivered notifications (and take them off the screen) instead of pending ones.

@@ -32,7 +32,8 @@ public struct RespondCommand: Equatable {
 
         OPTIONS:
           --app <id>        The app whose notification it is (default: \(AddCommand.defaultApp)).
-          --id <id>         The delivered notification's identifier (see chime delivered).
+          --id <id>         The delivered notification's identifier (see chime delivered), or its
+                            start when that is unique.
           --open            Open it: the default action.
           --dismiss         Dismiss it.
           --action <id>     Press the button with this action identifier.

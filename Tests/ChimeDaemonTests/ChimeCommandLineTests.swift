@@ -396,6 +396,29 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// `respond` and `remove` take a unique start of an identifier, as git takes short hashes; an
+    /// ambiguous one names the matches and changes nothing.
+    @Test func respondAndRemoveTakeAUniqueStartOfAnIdentifier() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        for identifier in ["3f2a9c", "3f7b01"] {
+            #expect(await chime(["add", "--title", "Now \(identifier)", "--id", identifier], home).exitCode == .success)
+            try await daemon.presented("chime", identifier)
+        }
+        let ambiguous = await chime(["respond", "--id", "3f", "--open"], home)
+        #expect(ambiguous.exitCode == .failure)
+        #expect(ambiguous.standardError == "chime: error: ‘3f’ starts 2 identifiers: ‘3f2a9c’, ‘3f7b01’; give more of it\n", "\(ambiguous.standardError)")
+        let opened = await chime(["respond", "--id", "3f2", "--open"], home)
+        #expect(opened.exitCode == .success, "\(opened.standardError)")
+
+        #expect(await chime(["add", "--in", "1h", "--title", "Later", "--id", "later-91c"], home).exitCode == .success)
+        let removed = await chime(["remove", "lat"], home)
+        #expect(removed.standardOutput == "Cancelled 1 notification of chime still pending.\n", "\(removed.standardOutput)\(removed.standardError)")
+        #expect(await chime(["remove", "--delivered", "3f7"], home).standardOutput == "Removed 1 notification of chime from the delivered list.\n")
+        #expect(await chime(["remove", "nothing-like-it"], home).exitCode == .failure)
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func appsSettingsCategoriesAndFocus() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

@@ -74,6 +74,19 @@ struct CenterRunner {
         return ""
     }
 
+    /// Responds to the notification `respond` names, or, when no notification has that identifier, to the
+    /// one whose identifier starts with it (looked up only then).
+    private func respondResolvingPrefix(_ respond: RespondCommand, _ action: WireUserAction) async throws -> RespondResult {
+        do {
+            return try await client.respond(app: respond.appIdentifier, notification: respond.notificationIdentifier, action: action)
+        } catch let error as ChimeError where error.code == .notificationNotFound {
+            let delivered = try await client.deliveredNotifications(app: respond.appIdentifier).map(\.notification.identifier)
+            let resolved = try IdentifierPrefix.resolve(respond.notificationIdentifier, among: delivered)
+            guard resolved != respond.notificationIdentifier else { throw error }
+            return try await client.respond(app: respond.appIdentifier, notification: resolved, action: action)
+        }
+    }
+
     /// The identifiers of the buttons of a delivered notification (its category's actions).
     private func offeredActions(app: String, notification: String) async -> [String] {
         guard let delivered = try? await client.deliveredNotifications(app: app).first(where: { $0.notification.identifier == notification }),
@@ -84,13 +97,24 @@ struct CenterRunner {
     }
 
     /// Says how many there really were; naming identifiers none of which exists is an error (exit 1), as
-    /// `rm` of a missing file is.
+    /// `rm` of a missing file is. An identifier may be given by its start when that is unique.
     private func run(_ remove: RemoveCommand) async throws -> String {
         let app = Output.shown(remove.appIdentifier)
         let list = remove.delivered ? "delivered" : "pending"
-        let removed = remove.delivered
-            ? try await client.removeDelivered(remove.identifiers, app: remove.appIdentifier)
-            : try await client.removePending(remove.identifiers, app: remove.appIdentifier)
+        func removing(_ identifiers: [String]?) async throws -> Int {
+            remove.delivered
+                ? try await client.removeDelivered(identifiers, app: remove.appIdentifier)
+                : try await client.removePending(identifiers, app: remove.appIdentifier)
+        }
+        var removed = try await removing(remove.identifiers)
+        if removed == 0, let given = remove.identifiers {
+            // Not the identifiers themselves: perhaps the starts of them (looked up only then).
+            let existing = remove.delivered
+                ? try await client.deliveredNotifications(app: remove.appIdentifier).map(\.notification.identifier)
+                : try await client.pendingRequests(app: remove.appIdentifier).map(\.request.identifier)
+            let resolved = try given.map { identifier throws(ChimeError) in try IdentifierPrefix.resolve(identifier, among: existing) }
+            if resolved != given { removed = try await removing(resolved) }
+        }
         if removed == 0, let identifiers = remove.identifiers {
             let named = identifiers.map { "‘\(Output.shown($0))’" }.joined(separator: ", ")
             throw ChimeError(
@@ -113,7 +137,7 @@ struct CenterRunner {
         }
         let result: RespondResult
         do {
-            result = try await client.respond(app: respond.appIdentifier, notification: respond.notificationIdentifier, action: action)
+            result = try await respondResolvingPrefix(respond, action)
         } catch let error as ChimeError where error.field == "action" {
             // Name what the notification does offer.
             let offered = await offeredActions(app: respond.appIdentifier, notification: respond.notificationIdentifier)
