@@ -129,6 +129,18 @@ public struct RespondedEvent: Codable, Sendable, Hashable {
     }
 }
 
+/// `GET /v1/apps/{app}/responses`: the responses waiting for the app (it was not running, or has not
+/// acknowledged them), oldest first, at most `limit` of `total`.
+public struct QueuedResponseList: Codable, Sendable, Hashable {
+    public var items: [ResponseEvent]
+    public var total: Int
+
+    public init(items: [ResponseEvent], total: Int) {
+        self.items = items
+        self.total = total
+    }
+}
+
 /// Notifications removed from an app's delivered list.
 public struct DeliveredRemovedEvent: Codable, Sendable, Hashable {
     public var app: String

@@ -16,12 +16,12 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
     case allPending, pending, addPending, replacePending, removePending, removeOnePending
     case allDelivered, delivered, removeDelivered, removeOneDelivered
     case respond
-    case appEvents, answerQuestion, acknowledgeResponse
+    case appEvents, answerQuestion, queuedResponses, acknowledgeResponse
 
     public var method: HTTPMethod {
         switch self {
         case .status, .openAPI, .events, .focus, .apps, .app, .settings, .categories, .allPending, .pending, .allDelivered, .delivered,
-            .appEvents:
+            .appEvents, .queuedResponses:
             .get
         case .setFocus, .registerApp, .decideAuthorization, .updateSettings, .setCategories, .badge, .replacePending: .put
         case .requestAuthorization, .addPending, .respond, .answerQuestion, .acknowledgeResponse: .post
@@ -51,6 +51,7 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
         case .respond: "/v1/apps/{app}/delivered/{id}/response"
         case .appEvents: "/v1/apps/{app}/events"
         case .answerQuestion: "/v1/apps/{app}/questions/{question}"
+        case .queuedResponses: "/v1/apps/{app}/responses"
         case .acknowledgeResponse: "/v1/apps/{app}/responses/{delivery}/acknowledgment"
         }
     }

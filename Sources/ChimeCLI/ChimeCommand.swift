@@ -18,6 +18,7 @@ public enum ChimeCommand: Equatable {
     case focus(FocusCommand)
     case watch(WatchCommand)
     case show(ShowCommand)
+    case responses(ResponsesCommand)
     case completions(CompletionsCommand)
     case doctor(DoctorCommand)
 
@@ -40,6 +41,7 @@ public enum ChimeCommand: Equatable {
           show        Show one notification in full.
           remove      Cancel pending notifications or remove delivered ones.
           respond     Act on a delivered notification as the user would.
+          responses   List the responses waiting for an app, or drop one.
           categories  Register an app's categories from JSON, or list them.
           apps        List apps, allow or deny them, change their settings.
           focus       Turn Do Not Disturb on or off, or show it.
@@ -55,8 +57,8 @@ public enum ChimeCommand: Equatable {
         """
 
     static let subcommands = [
-        AddCommand.name, ListCommand.Kind.pending.rawValue, ListCommand.Kind.delivered.rawValue, ShowCommand.name, RemoveCommand.name, RespondCommand.name,
-        CategoriesCommand.name, AppsCommand.name, FocusCommand.name, WatchCommand.name, DoctorCommand.name, NextCommand.name,
+        AddCommand.name, ListCommand.Kind.pending.rawValue, ListCommand.Kind.delivered.rawValue, ShowCommand.name, RemoveCommand.name,
+        RespondCommand.name, ResponsesCommand.name, CategoriesCommand.name, AppsCommand.name, FocusCommand.name, WatchCommand.name, DoctorCommand.name, NextCommand.name,
         CompletionsCommand.name,
     ]
 
@@ -92,6 +94,7 @@ public enum ChimeCommand: Equatable {
         case FocusCommand.name: .focus(try FocusCommand.parse(rest))
         case WatchCommand.name: .watch(try WatchCommand.parse(rest))
         case ShowCommand.name: .show(try ShowCommand.parse(rest))
+        case ResponsesCommand.name: .responses(try ResponsesCommand.parse(rest))
         case CompletionsCommand.name: .completions(try CompletionsCommand.parse(rest))
         default: .doctor(try DoctorCommand.parse(rest))
         }
@@ -110,6 +113,7 @@ public enum ChimeCommand: Equatable {
         case FocusCommand.name: FocusCommand.helpText
         case WatchCommand.name: WatchCommand.helpText
         case ShowCommand.name: ShowCommand.helpText
+        case ResponsesCommand.name: ResponsesCommand.helpText
         case CompletionsCommand.name: CompletionsCommand.helpText
         case DoctorCommand.name: DoctorCommand.helpText
         default: helpText

@@ -261,6 +261,11 @@ public final class DaemonClient: Sendable {
     }
 
     /// Answers a `willPresent` event; an answer that comes too late is dropped.
+    /// The responses waiting for `app` (default: this client's app), oldest first, at most `limit`.
+    public func queuedResponses(app: String? = nil, limit: Int = Page<PendingItem>.limits.upperBound) async throws -> QueuedResponseList {
+        try await call(.queuedResponses, [try self.app(app)], query: [("limit", String(limit))])
+    }
+
     public func answer(_ event: WillPresentEvent, options: PresentationOptions) async {
         let _: Empty? = try? await call(.answerQuestion, [event.app, String(event.question)], body: QuestionAnswer(options: options))
     }

@@ -419,6 +419,32 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// A response to an app that is not running waits for it: `chime responses` lists it (over
+    /// `GET /v1/apps/{app}/responses`), and dropping it means the app never gets it.
+    @Test func responsesWaitingForAnAbsentAppAreListedAndDropped() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        #expect(await chime(["add", "--app", "com.example.away", "--title", "Ping", "--id", "ping"], home).exitCode == .success)
+        try await daemon.presented("com.example.away", "ping")
+        #expect(await chime(["respond", "--app", "com.example.away", "--id", "ping", "--open"], home).exitCode == .success)
+
+        let listed = await chime(["responses", "--app", "com.example.away"], home)
+        #expect(listed.exitCode == .success, "\(listed.standardError)")
+        let lines = listed.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("DELIVERY") && lines[1].contains("  ping  ") && lines[1].hasSuffix("open"), "\(listed.standardOutput)")
+        let json = await chime(["responses", "--app", "com.example.away", "--json"], home)
+        let items = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]]
+        let delivery = try #require(items?.first?["delivery"] as? String)
+        #expect(items?.first?["notification"] as? String == "ping" && items?.first?["action"] as? String == "open")
+
+        let dropped = await chime(["responses", "drop", String(delivery.prefix(8)), "--app", "com.example.away"], home)
+        #expect(dropped.standardOutput == "Dropped the response to ping; com.example.away will not get it.\n", "\(dropped.standardOutput)\(dropped.standardError)")
+        #expect(await chime(["responses", "--app", "com.example.away"], home).standardOutput == "No responses wait for com.example.away.\n")
+        #expect(await chime(["responses", "drop", "nope", "--app", "com.example.away"], home).exitCode == .failure)
+        #expect(await chime(["responses", "maybe"], home).exitCode == .usage)
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func appsSettingsCategoriesAndFocus() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start()

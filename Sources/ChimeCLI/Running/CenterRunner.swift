@@ -30,6 +30,7 @@ struct CenterRunner {
         case .focus(let focus): try await run(focus)
         case .watch(let watch): try await run(watch)
         case .show(let show): try await run(show)
+        case .responses(let responses): try await run(responses)
         case .help, .version, .next, .doctor, .completions: ""
         }
     }

@@ -23,9 +23,12 @@ enum Output {
         guard let header = all.first else { return "" }
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
-            row.indices.map { column in
+            var line = row.indices.map { column in
                 column == row.count - 1 ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
+            // An empty last cell leaves no trailing spaces.
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
         }.joined(separator: "\n") + "\n"
     }
 

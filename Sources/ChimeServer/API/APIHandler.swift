@@ -208,6 +208,8 @@ public final class APIHandler: HTTPHandler {
             }
             try service.answer(try request.app, question: question, try request.body(QuestionAnswer.self))
             return json(Empty())
+        case .queuedResponses:
+            return json(try await service.queuedResponses(try request.app, limit: try request.page().limit))
         case .acknowledgeResponse:
             try await service.acknowledge(try request.app, delivery: try request.parameter("delivery"), try request.optionalBody(Acknowledgment.self) ?? Acknowledgment())
             return json(Empty())

@@ -86,6 +86,13 @@ extension NotificationService {
         await replayMore(to: app, acknowledged: delivery)
     }
 
+    /// The responses waiting for `app`, oldest first, at most `limit`.
+    public func queuedResponses(_ app: String, limit: Int) async throws -> QueuedResponseList {
+        let entries = try await queue.entries(app: app, limit: limit)
+        let total = try await queue.counts()[app] ?? 0
+        return QueuedResponseList(items: entries.map(Self.event), total: max(total, entries.count))
+    }
+
     /// A foreground app answers `willPresent`.
     ///
     /// - Throws: `APIError.notFound` when the question was answered or timed out.
