@@ -140,8 +140,8 @@ public struct AddCommand: Equatable {
                 continue
             }
             switch option {
-            case "--app": command.appIdentifier = try nonEmpty(try reader.value(for: option, inline: inline), option)
-            case "--id": command.identifier = try nonEmpty(try reader.value(for: option, inline: inline), option)
+            case "--app": command.appIdentifier = try reader.nonEmptyValue(for: option, inline: inline)
+            case "--id": command.identifier = try reader.nonEmptyValue(for: option, inline: inline)
             case "--title":
                 command.title = try reader.value(for: option, inline: inline)
                 titleGiven = true
@@ -149,7 +149,7 @@ public struct AddCommand: Equatable {
             case "--body":
                 command.body = try reader.value(for: option, inline: inline)
                 bodyGiven = true
-            case "--sound": soundName = try nonEmpty(try reader.value(for: option, inline: inline), option)
+            case "--sound": soundName = try reader.nonEmptyValue(for: option, inline: inline)
             case "--critical": critical = true
             case "--volume":
                 let text = try reader.value(for: option, inline: inline)
@@ -165,9 +165,9 @@ public struct AddCommand: Equatable {
                 command.badge = badge
             case "--thread": command.threadIdentifier = try reader.value(for: option, inline: inline)
             case "--category": command.categoryIdentifier = try reader.value(for: option, inline: inline)
-            case "--attach": command.attachmentPaths.append(try nonEmpty(try reader.value(for: option, inline: inline), option))
+            case "--attach": command.attachmentPaths.append(try reader.nonEmptyValue(for: option, inline: inline))
             case "--level": command.interruptionLevel = try level(try reader.value(for: option, inline: inline))
-            case "--payload": command.payloadPath = try nonEmpty(try reader.value(for: option, inline: inline), option)
+            case "--payload": command.payloadPath = try reader.nonEmptyValue(for: option, inline: inline)
             case "--in": delay = try DurationSpec.parse(try reader.value(for: option, inline: inline), option: option, command: name)
             case "--at":
                 let text = try reader.value(for: option, inline: inline)
@@ -244,11 +244,6 @@ public struct AddCommand: Equatable {
     private var hasContentOptions: Bool {
         !title.isEmpty || !subtitle.isEmpty || !body.isEmpty || sound != nil || badge != nil || !threadIdentifier.isEmpty
             || !categoryIdentifier.isEmpty || !attachmentPaths.isEmpty || interruptionLevel != nil
-    }
-
-    private static func nonEmpty(_ value: String, _ option: String) throws(UsageError) -> String {
-        guard !value.isEmpty else { throw UsageError("\(option) must not be empty", command: name) }
-        return value
     }
 
     private static func level(_ text: String) throws(UsageError) -> InterruptionLevel {

@@ -32,6 +32,13 @@ struct ArgumentReader {
         return ((argument, nil), nil)
     }
 
+    /// The value of `option`, which must not be empty (an app, an identifier, a file).
+    mutating func nonEmptyValue(for option: String, inline: String?) throws(UsageError) -> String {
+        let value = try value(for: option, inline: inline)
+        guard !value.isEmpty else { throw UsageError("\(option) must not be empty", command: command) }
+        return value
+    }
+
     /// The value of `option`: its inline value, else the next argument.
     mutating func value(for option: String, inline: String?) throws(UsageError) -> String {
         if let inline { return inline }

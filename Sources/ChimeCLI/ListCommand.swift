@@ -30,10 +30,7 @@ public struct ListCommand: Equatable {
         var command = ListCommand(kind: kind)
         while let (option, inline) = try reader.nextOption() {
             switch option {
-            case "--app":
-                let app = try reader.value(for: option, inline: inline)
-                guard !app.isEmpty else { throw UsageError("--app must not be empty", command: kind.rawValue) }
-                command.appIdentifier = app
+            case "--app": command.appIdentifier = try reader.nonEmptyValue(for: option, inline: inline)
             case "--json": command.json = true
             default: throw UsageError("unknown option '\(option)'", command: kind.rawValue)
             }

@@ -36,9 +36,7 @@ public enum ResponsesCommand: Equatable {
                 continue
             }
             switch option {
-            case "--app":
-                app = try reader.value(for: option, inline: inline)
-                guard !app.isEmpty else { throw UsageError("--app must not be empty", command: name) }
+            case "--app": app = try reader.nonEmptyValue(for: option, inline: inline)
             case "--json": json = true
             default: throw UsageError("unknown option '\(option)'", command: name)
             }

@@ -35,10 +35,7 @@ public struct WatchCommand: Equatable {
         var command = WatchCommand()
         while let (option, inline) = try reader.nextOption() {
             switch option {
-            case "--app":
-                let app = try reader.value(for: option, inline: inline)
-                guard !app.isEmpty else { throw UsageError("--app must not be empty", command: name) }
-                command.appIdentifier = app
+            case "--app": command.appIdentifier = try reader.nonEmptyValue(for: option, inline: inline)
             case "--json": command.json = true
             default: throw UsageError("unknown option '\(option)'", command: name)
             }

@@ -1,6 +1,5 @@
 public import ChimeAPI
 import Foundation
-import Synchronization
 
 /// An event of the list stream (`GET /v1/events`): what pages and `chime watch` follow.
 public enum ListEvent: Sendable, Hashable {
@@ -13,33 +12,17 @@ public enum ListEvent: Sendable, Hashable {
 }
 
 /// The list stream, open from `DaemonClient.listEvents` until `close()` or until the daemon ends it
-/// (`events` then finishes; `lastEventID` is where a new stream resumes).
+/// (`events` then finishes).
 public final class ListEventStream: Sendable {
     public let events: AsyncStream<ListEvent>
     private let connection: EventStreamConnection
-    private let lastID: LastEventID
 
-    fileprivate init(events: AsyncStream<ListEvent>, connection: EventStreamConnection, lastID: LastEventID) {
+    fileprivate init(events: AsyncStream<ListEvent>, connection: EventStreamConnection) {
         self.events = events
         self.connection = connection
-        self.lastID = lastID
     }
-
-    /// The id of the last event received, for `listEvents(lastEventID:)` after the stream ended.
-    public var lastEventID: String? { lastID.value }
 
     public func close() { connection.close() }
-}
-
-/// The last event id a stream saw, written on the stream's thread.
-private final class LastEventID: Sendable {
-    private let stored = Mutex<String?>(nil)
-
-    var value: String? { stored.withLock { $0 } }
-    func set(_ id: String?) {
-        guard let id else { return }
-        stored.withLock { $0 = id }
-    }
 }
 
 extension DaemonClient {
@@ -48,17 +31,14 @@ extension DaemonClient {
     /// connection is refused).
     public func listEvents(lastEventID: String? = nil) async throws -> ListEventStream {
         let (events, continuation) = AsyncStream.makeStream(of: ListEvent.self, bufferingPolicy: .bufferingNewest(10_000))
-        let lastID = LastEventID()
-        lastID.set(lastEventID)
         let connection = try await EventStreamConnection.open(
             socketPath: transport.socketPath, token: transport.token, appHeader: transport.appHeader, path: Route.events.template, query: [],
             lastEventID: lastEventID,
             onEvent: { event in
-                lastID.set(event.id)
                 if let decoded = Self.decodeListEvent(event) { continuation.yield(decoded) }
             },
             onEnd: { continuation.finish() })
-        return ListEventStream(events: events, connection: connection, lastID: lastID)
+        return ListEventStream(events: events, connection: connection)
     }
 
     private static func decodeListEvent(_ event: ServerSentEvent) -> ListEvent? {

@@ -393,6 +393,14 @@ struct ChimeCommandLineTests {
         let missing = await chime(["show", "zz"], home)
         #expect(missing.exitCode == .failure && missing.standardError.contains("no notification has an identifier starting with ‘zz’"))
         #expect(await chime(["show"], home).exitCode == .usage)
+
+        // Delivered, then scheduled again under the same identifier (as a repeating request is): one
+        // notification, shown as the pending one.
+        #expect(await chime(["add", "--title", "Again", "--id", "again"], home).exitCode == .success)
+        try await daemon.presented("chime", "again")
+        #expect(await chime(["add", "--in", "1h", "--title", "Again later", "--id", "again"], home).exitCode == .success)
+        let again = await chime(["show", "again"], home)
+        #expect(again.exitCode == .success && again.standardOutput.contains("pending: fires in "), "\(again.standardOutput)\(again.standardError)")
         #expect(await daemon.terminate() == 0)
     }
 

@@ -21,9 +21,12 @@ extension CenterRunner {
             let scope = show.appIdentifier.map { " of \(Output.shown($0))" } ?? ""
             throw ChimeError(.notificationNotFound, "no notification\(scope) has an identifier starting with ‘\(Output.shown(show.identifier))’ (chime pending and chime delivered list them)")
         }
-        guard chosen.count == 1 else {
-            let names = chosen.prefix(5).map { "\(Output.shown($0.app))/\(Output.shown($0.identifier))" }.joined(separator: ", ")
-            throw ChimeError(.notificationNotFound, "‘\(Output.shown(show.identifier))’ matches \(chosen.count): \(names)\(chosen.count > 5 ? ", …" : ""); give more of it or --app")
+        // A repeating request is pending and delivered at once: one notification, shown as pending.
+        var named: [String] = []
+        for item in chosen where !named.contains("\(item.app)/\(item.identifier)") { named.append("\(item.app)/\(item.identifier)") }
+        guard named.count == 1 else {
+            let names = named.prefix(5).map(Output.shown).joined(separator: ", ")
+            throw ChimeError(.notificationNotFound, "‘\(Output.shown(show.identifier))’ matches \(named.count): \(names)\(named.count > 5 ? ", …" : ""); give more of it or --app")
         }
         if show.json {
             switch match {

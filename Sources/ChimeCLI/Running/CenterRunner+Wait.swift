@@ -68,12 +68,7 @@ enum WaitEnding: Sendable {
     func report(json: Bool) throws -> String {
         switch self {
         case .responded(let action, let text):
-            let name =
-                switch action {
-                case NotificationResponse.defaultActionIdentifier: "open"
-                case NotificationResponse.dismissActionIdentifier: "dismiss"
-                default: action
-                }
+            let name = CenterRunner.actionName(action)
             let output = json ? Output.json(WaitOutput(outcome: name == "dismiss" ? "dismissed" : "responded", action: name, text: text))
                 : name + "\n" + (text.map { $0 + "\n" } ?? "")
             if name == "dismiss" { throw CommandOutcome(exitCode: .dismissed, output: output) }
