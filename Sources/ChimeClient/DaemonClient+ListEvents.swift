@@ -1,5 +1,6 @@
 public import ChimeAPI
 import Foundation
+import Synchronization
 
 /// An event of the list stream (`GET /v1/events`): what pages and `chime watch` follow.
 public enum ListEvent: Sendable, Hashable {
@@ -16,11 +17,17 @@ public enum ListEvent: Sendable, Hashable {
 public final class ListEventStream: Sendable {
     public let events: AsyncStream<ListEvent>
     private let connection: EventStreamConnection
+    private let lastID: LastEventID
 
-    fileprivate init(events: AsyncStream<ListEvent>, connection: EventStreamConnection) {
+    fileprivate init(events: AsyncStream<ListEvent>, connection: EventStreamConnection, lastID: LastEventID) {
         self.events = events
         self.connection = connection
+        self.lastID = lastID
     }
+
+    /// The id of the last event received: pass it to `listEvents(lastEventID:)` to go on from there after
+    /// the stream ended (a daemon that restarted meanwhile answers `.reset`).
+    public var lastEventID: String? { lastID.value.withLock { $0 } }
 
     public func close() { connection.close() }
 }
@@ -31,14 +38,16 @@ extension DaemonClient {
     /// connection is refused).
     public func listEvents(lastEventID: String? = nil) async throws -> ListEventStream {
         let (events, continuation) = AsyncStream.makeStream(of: ListEvent.self, bufferingPolicy: .bufferingNewest(10_000))
+        let lastID = LastEventID(lastEventID)
         let connection = try await EventStreamConnection.open(
             socketPath: transport.socketPath, token: transport.token, appHeader: transport.appHeader, path: Route.events.template, query: [],
             lastEventID: lastEventID,
             onEvent: { event in
+                if let id = event.id { lastID.value.withLock { $0 = id } }
                 if let decoded = Self.decodeListEvent(event) { continuation.yield(decoded) }
             },
             onEnd: { continuation.finish() })
-        return ListEventStream(events: events, connection: connection)
+        return ListEventStream(events: events, connection: connection, lastID: lastID)
     }
 
     private static func decodeListEvent(_ event: ServerSentEvent) -> ListEvent? {
@@ -53,4 +62,11 @@ extension DaemonClient {
         default: return nil
         }
     }
+}
+
+/// The id of the last event a stream received, set on the stream's thread and read by its owner.
+private final class LastEventID: Sendable {
+    let value: Mutex<String?>
+
+    init(_ id: String?) { value = Mutex(id) }
 }

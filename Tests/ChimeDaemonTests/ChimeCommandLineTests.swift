@@ -218,9 +218,25 @@ struct ChimeCommandLineTests {
         #expect(lines[0]?["app"] as? String == "chime" && lines[0]?["identifier"] as? String == "tea")
         #expect(lines[1]?["action"] as? String == NotificationResponse.defaultActionIdentifier && lines[1]?["identifier"] as? String == "tea")
         #expect(json.output.lines.allSatisfy { !$0.contains("Elsewhere") }, "--app keeps to one app")
+
+        // chimed restarts (a new token, a new epoch of event ids): both watchers say so and go on.
         #expect(await daemon.terminate() == 0)
-        let ended = try await watcher.errors.take("the end of the stream") { $0.hasPrefix("chime: error: ") }
-        #expect(ended.contains("chimed closed the event stream"), "\(ended)")
+        let stopped = try await watcher.errors.take("the stop") { $0.hasPrefix("chime: ") }
+        #expect(stopped == "chime: chimed stopped; waiting for it to start again (Ctrl-C to stop watching)")
+        let again = try await home.start()
+        _ = try await watcher.errors.take("the return") { $0 == "chime: chimed is back; watching again" }
+        _ = try await watcher.output.take("what was missed is said to be lost") { $0 == "(chimed could not say what happened while the stream was away)" }
+        _ = try await json.output.take("reset as JSON") { $0 == #"{"event":"reset"}"# }
+        try await eventually("both watchers follow the new chimed") {
+            (try? await home.connect().status().eventStreams) ?? 0 >= 2
+        }
+        #expect(await chime(["add", "--title", "After", "--id", "after"], home).exitCode == .success)
+        _ = try await watcher.output.take("a delivery after the restart") { $0.contains("“After”  [id after]") }
+        _ = try await json.output.take("as JSON after the restart") { $0.contains(#""identifier":"after""#) }
+        #expect(watcher.errors.lines.allSatisfy { !$0.contains("error") }, "\(watcher.errors.lines)")
+        await watcher.stop()
+        await json.stop()
+        #expect(await again.terminate() == 0)
     }
 
     /// Without a desktop nobody can be asked: the first add of a new app says so and how to allow it,

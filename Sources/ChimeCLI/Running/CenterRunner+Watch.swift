@@ -4,14 +4,39 @@ import ChimeCore
 import Foundation
 
 extension CenterRunner {
-    /// Prints each delivery and response as chimed reports it, until the stream ends (chimed stopped).
+    /// Prints each delivery and response as chimed reports it, until interrupted. When chimed stops, says
+    /// so on standard error, waits for it to start again (a new token, a new socket) and goes on from the
+    /// last event seen; what happened in between is lost, which the new chimed says with `reset`.
     func run(_ watch: WatchCommand) async throws -> String {
-        let stream = try await client.listEvents()
-        for await event in stream.events {
-            if let line = Self.line(for: event, watch, zone: zone) { write(line) }
+        var client = self.client
+        var lastEventID: String?
+        while true {
+            let stream = try await client.listEvents(lastEventID: lastEventID)
+            for await event in stream.events {
+                if let line = Self.line(for: event, watch, zone: zone) { write(line) }
+            }
+            lastEventID = stream.lastEventID ?? lastEventID
+            note("chime: chimed stopped; waiting for it to start again (Ctrl-C to stop watching)\n")
+            client = try await reconnect()
+            note("chime: chimed is back; watching again\n")
         }
-        throw APIError(.notConnected, "chimed closed the event stream (it stopped); nothing more to watch")
     }
+
+    /// A client of the next chimed to answer at `paths`, tried every `retryInterval`; throws only what
+    /// waiting will not cure (a runtime folder that is not the user's).
+    private func reconnect() async throws -> DaemonClient {
+        while true {
+            try await Task.sleep(for: Self.retryInterval)
+            do {
+                return try await DaemonClient.connect(paths: paths)
+            } catch let error as APIError where error.apiCode == .notConnected || error.apiCode == .unauthenticated {
+                // Not there yet, or its token was read while it was being replaced.
+                continue
+            }
+        }
+    }
+
+    static let retryInterval: Duration = .milliseconds(500)
 
     /// The line `watch` prints for `event`, or `nil` for events it does not show.
     static func line(for event: ListEvent, _ watch: WatchCommand, zone: TimeZone) -> String? {

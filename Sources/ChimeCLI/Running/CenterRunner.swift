@@ -9,6 +9,8 @@ import Foundation
 /// command line one page of memory.
 struct CenterRunner {
     let client: DaemonClient
+    /// Where chimed is, to find it again after it restarted (`watch`).
+    let paths: DaemonPaths
     let now: Date
     let zone: TimeZone
     /// Where long output goes as it is produced.

@@ -73,7 +73,7 @@ public enum ChimeMain {
         }
         defer { client.close() }
         do {
-            let output = try await CenterRunner(client: client, now: now, zone: zone, write: write, note: note).run(command)
+            let output = try await CenterRunner(client: client, paths: paths, now: now, zone: zone, write: write, note: note).run(command)
             return Result(exitCode: .success, standardOutput: output)
         } catch let outcome as CommandOutcome {
             return Result(exitCode: outcome.exitCode, standardOutput: outcome.output)
