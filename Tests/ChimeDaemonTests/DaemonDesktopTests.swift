@@ -135,6 +135,37 @@ struct DaemonDesktopTests {
         await bus.stop()
     }
 
+    /// An example app run in a terminal while chimed asks on the desktop says what it waits for, rather
+    /// than sitting silent until someone finds the question, and goes on once it is answered.
+    @Test func anAppWaitingForTheDesktopsAnswerSaysSoInItsTerminal() async throws {
+        let bus = try await PrivateBus.start()
+        let server = try await FakeNotificationServer.start(on: bus)
+        let home = try DaemonHome()
+        let daemon = try await home.start(bus: bus)
+        let alarm = try ChildProcess(AlarmWithChimedTests.alarmExecutable, ["set", "--in", "10m"], environment: home.environment, name: "alarm")
+        let prompt = try await server.nextCall("Notify") { $0.actions.contains("chime-allow") }
+        let waiting = try await alarm.errors.take("the waiting notice") { $0.contains("waiting for your answer") }
+        #expect(
+            waiting
+                == "chime: UserNotifications: waiting for your answer: may com.example.alarm show notifications? Answer the question on your desktop, "
+                + "or run 'chime apps allow com.example.alarm' (or deny) in another terminal")
+        #expect(alarm.output.lines.isEmpty, "nothing set before the answer: \(alarm.output.lines)")
+        try await server.invoke(id: prompt.id, key: "chime-allow")
+        _ = try await alarm.output.take("set") { $0.hasPrefix("Alarm set for ") }
+        alarm.closeInput()
+        #expect(await alarm.exitStatus() == 0)
+
+        // Allowed now: the next run asks nobody and says nothing of waiting.
+        let again = try ChildProcess(AlarmWithChimedTests.alarmExecutable, ["set", "--in", "10m"], environment: home.environment, name: "alarm")
+        _ = try await again.output.take("set") { $0.hasPrefix("Alarm set for ") }
+        again.closeInput()
+        #expect(await again.exitStatus() == 0)
+        #expect(again.errors.lines.allSatisfy { !$0.contains("waiting") }, "\(again.errors.lines)")
+        #expect(await daemon.terminate() == 0)
+        await server.stop()
+        await bus.stop()
+    }
+
     @Test func stoppingWhileTheUserHasNotAnsweredAnswersTheAppAndExitsCleanly() async throws {
         let bus = try await PrivateBus.start()
         let server = try await FakeNotificationServer.start(on: bus)

@@ -182,8 +182,20 @@ final class DaemonCenter: CenterService {
     // MARK: Operations
 
     func requestAuthorization(options: AuthorizationOptions) async throws -> Bool {
-        try await call { try await $0.requestAuthorization(options: options) }
+        // chimed answers at once unless it asks the user, on the desktop, which may be out of sight: an app
+        // run from a terminal would then look frozen, so say what it waits for and where to answer.
+        let notice = Task { [log, appIdentifier] in
+            try await Task.sleep(for: Self.waitingNoticeDelay)
+            log.info(
+                "UserNotifications: waiting for your answer: may \(appIdentifier) show notifications? Answer the question on your desktop, "
+                    + "or run 'chime apps allow \(appIdentifier)' (or deny) in another terminal")
+        }
+        defer { notice.cancel() }
+        return try await call { try await $0.requestAuthorization(options: options) }
     }
+
+    /// How long an authorization request waits for chimed before the app says it waits for the user.
+    static let waitingNoticeDelay: Duration = .milliseconds(500)
 
     func notificationSettings() async throws -> NotificationSettings {
         try await call { try await $0.notificationSettings() }
