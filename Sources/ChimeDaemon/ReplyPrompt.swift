@@ -52,27 +52,12 @@ struct ReplyPrompt: Sendable {
     /// Runs the dialog and returns what the user typed (its standard output without the final line
     /// break), or `nil` when they cancelled (a non-zero exit), it failed, or it stayed open too long.
     static func run(_ executable: String, _ arguments: [String], log: DaemonLog) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            log.warning("the reply dialog \(executable) could not start: \(error)")
+        guard let finished = ChildCommand.run(executable, arguments, timeout: dialogTimeout, maximumOutput: maximumReply) else {
+            log.warning("the reply dialog \(executable) could not start")
             return nil
         }
-        let deadline = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(dialogTimeout.components.seconds)), execute: deadline)
-        let data = (try? output.fileHandleForReading.read(upToCount: maximumReply)) ?? nil
-        process.waitUntilExit()
-        deadline.cancel()
-        guard process.terminationReason == .exit, process.terminationStatus == 0, var text = data.flatMap({ String(data: $0, encoding: .utf8) }) else {
-            return nil
-        }
+        guard finished.status == 0 else { return nil }
+        var text = finished.output
         if text.hasSuffix("\n") { text.removeLast() }
         return text
     }

@@ -77,13 +77,76 @@ struct EnvironmentMonitorTests {
             await monitor.start()
             #expect(await monitor.state == DesktopEnvironmentState(notificationsInhibited: nil, sessionLocked: nil))
             #expect(log.infos.all.contains { $0.contains("cannot reach the bus at unix:path=/nonexistent/chime-system-bus") })
-            #expect(log.infos.all.contains { $0.contains("does not say whether notifications are inhibited") })
+            #expect(log.infos.all.contains { $0.contains("does not say whether its Do Not Disturb is on") })
             #expect(log.warnings.all.isEmpty)
             // What the desktop does not say leaves the engine's environment as it was.
             let locked = UserEnvironment(focus: .on(allowsTimeSensitive: false), isLocked: true)
             #expect(await monitor.state.applied(to: locked) == locked)
             await monitor.stop()
         }
+    }
+
+    /// GNOME Shell has no `Inhibited`: its Do Not Disturb is the `show-banners` setting. The real dconf
+    /// service, started by the private bus as the session bus starts it, keeps the setting in a temporary
+    /// home; `gsettings set` there, as GNOME's switch does, is followed through dconf's change signal.
+    /// Outside GNOME the same setting means nothing and is not read.
+    @Test func gnomesShowBannersSettingIsItsDoNotDisturb() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("chime-gnome-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("run"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        chmod(home.appendingPathComponent("run").path, 0o700)
+        let user = [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            "XDG_RUNTIME_DIR": home.appendingPathComponent("run").path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+        ]
+        let dconf = "/usr/libexec/dconf-service"
+        let gsettings = try Tool.path("gsettings", package: "libglib2.0-bin")
+        #expect(FileManager.default.isExecutableFile(atPath: dconf), "dconf-service is not installed")
+        let launch = user.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let bus = try await PrivateBus.start(services: [
+            "ca.desrt.dconf.service": "[D-BUS Service]\nName=ca.desrt.dconf\nExec=/usr/bin/env \(launch) \(dconf)\n"
+        ])
+        var environment = user
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
+        environment["GSETTINGS_BACKEND"] = "dconf"
+        func setBanners(_ shown: Bool) async throws {
+            let set = try ChildProcess(gsettings, ["set", "org.gnome.desktop.notifications", "show-banners", "\(shown)"], environment: environment, name: "gsettings")
+            #expect(await set.exitStatus() == 0)
+        }
+        var options = FakeNotificationServer.Options()
+        options.inhibitedProperty = false
+        options.name = "gnome-shell"
+        let server = try await FakeNotificationServer.start(on: bus, options: options)
+        do {
+            try await setBanners(false)
+            var gnome = environment
+            gnome["XDG_CURRENT_DESKTOP"] = "ubuntu:GNOME"
+            let monitor = EnvironmentMonitor(sessionBus: .address(bus.address), systemBus: nil, environment: gnome, log: RecordingLog())
+            await monitor.start()
+            #expect(await monitor.state.bannersShown == false, "read at start")
+            #expect(await monitor.state.doNotDisturb == true)
+
+            try await setBanners(true)
+            try await eventually("the switch turned off is seen") { await monitor.state.doNotDisturb == false }
+            try await setBanners(false)
+            try await eventually("and on again") { await monitor.state.doNotDisturb == true }
+            await monitor.stop()
+
+            var elsewhere = environment
+            elsewhere["XDG_CURRENT_DESKTOP"] = "KDE"
+            let other = EnvironmentMonitor(sessionBus: .address(bus.address), systemBus: nil, environment: elsewhere, log: RecordingLog())
+            await other.start()
+            let kde = await other.state
+            #expect(kde.bannersShown == nil && kde.doNotDisturb == nil, "GNOME's setting is not KDE's Do Not Disturb")
+            await other.stop()
+        } catch {
+            await server.stop()
+            await bus.stop()
+            throw error
+        }
+        await server.stop()
+        await bus.stop()
     }
 
     @Test func aRestartedServerIsFollowed() async throws {

@@ -15,21 +15,25 @@ public struct DesktopEnvironmentState: Sendable, Hashable {
     /// dunst's own Do Not Disturb, its `paused` property (`dunstctl set-paused true`, interface
     /// `org.dunstproject.cmd0`): `nil` when the server is not dunst.
     public var notificationsPaused: Bool?
+    /// GNOME's `show-banners` setting, which its Do Not Disturb switch turns off: `nil` when the session
+    /// is not GNOME's.
+    public var bannersShown: Bool?
     /// logind's `LockedHint` for the user's session (system bus). `nil` when there is no system bus (as in
     /// most containers), no logind, or no session to be found.
     public var sessionLocked: Bool?
 
-    public init(notificationsInhibited: Bool? = nil, notificationsPaused: Bool? = nil, sessionLocked: Bool? = nil) {
+    public init(notificationsInhibited: Bool? = nil, notificationsPaused: Bool? = nil, bannersShown: Bool? = nil, sessionLocked: Bool? = nil) {
         self.notificationsInhibited = notificationsInhibited
         self.notificationsPaused = notificationsPaused
+        self.bannersShown = bannersShown
         self.sessionLocked = sessionLocked
     }
 
     /// The desktop's Do Not Disturb, from whichever of its switches the server has: on when any is on;
     /// `nil` when the server has none.
     public var doNotDisturb: Bool? {
-        guard notificationsInhibited != nil || notificationsPaused != nil else { return nil }
-        return notificationsInhibited == true || notificationsPaused == true
+        guard notificationsInhibited != nil || notificationsPaused != nil || bannersShown != nil else { return nil }
+        return notificationsInhibited == true || notificationsPaused == true || bannersShown == false
     }
 
     /// `environment` with what the desktop says put in: a focus while notifications are inhibited (one

@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// Watches the desktop session for what the engine's `UserEnvironment` needs: Do Not Disturb (the
-/// notification server's `Inhibited` property, or dunst's `paused`, session bus) and the screen lock
+/// notification server's `Inhibited` property, dunst's `paused`, or GNOME's `show-banners` setting; session
+/// bus) and the screen lock
 /// (logind's `LockedHint`, system bus), and reports each change.
 ///
 /// ```swift
@@ -34,6 +35,8 @@ public actor EnvironmentMonitor {
     public private(set) var state = DesktopEnvironmentState()
     private var connections: [BusConnection] = []
     private var watches: [PropertyWatch] = []
+    private var bannerWatch: GnomeBannerWatch?
+    private let environment: [String: String]
     private var subscribers: [UUID: AsyncStream<DesktopEnvironmentState>.Continuation] = [:]
     private var started = false
 
@@ -43,12 +46,15 @@ public actor EnvironmentMonitor {
     ///   - sessionID: logind's id of the user's session; by default `XDG_SESSION_ID`. Without one the
     ///     monitor asks logind for this process's session, then for the user's display session.
     ///   - callTimeout: The longest any call waits for an answer.
+    ///   - environment: Where the desktop's name (`XDG_CURRENT_DESKTOP`) and `PATH` are read, and what
+    ///     `gsettings` runs with; by default this process's.
     ///   - log: Where the notes about missing sources go.
     public init(
         sessionBus: BusAddress = .session, systemBus: BusAddress? = .system,
         sessionID: String? = EnvironmentMonitor.sessionIDFromEnvironment, callTimeout: Duration = .seconds(5),
-        log: any EngineLog = StandardErrorLog()
+        environment: [String: String]? = nil, log: any EngineLog = StandardErrorLog()
     ) {
+        self.environment = environment ?? ProcessInfo.processInfo.environment
         self.sessionBus = sessionBus
         self.systemBus = systemBus
         self.sessionID = sessionID
@@ -75,6 +81,13 @@ public actor EnvironmentMonitor {
                 service: NotificationServerLink.name, interface: "org.dunstproject.cmd0", property: "paused",
                 resolvePath: { _, _ in NotificationServerLink.path })
             await watch(paused, on: connection) { $0.notificationsPaused = $1 }
+            if let gsettings = GnomeBannerWatch.gsettingsPath(environment: environment) {
+                let banners = GnomeBannerWatch(connection: connection, gsettings: gsettings, environment: environment) { [weak self] value in
+                    await self?.change { $0.bannersShown = value }
+                }
+                bannerWatch = banners
+                await banners.start()
+            }
         }
         if let systemBus, let connection = await open(systemBus, what: "the screen lock") {
             let (sessionID, timeout) = (sessionID, timeout)
@@ -86,7 +99,7 @@ public actor EnvironmentMonitor {
                 })
             await watch(target, on: connection) { $0.sessionLocked = $1 }
         }
-        if state.doNotDisturb == nil { log.info("the notification server does not say whether notifications are inhibited or paused") }
+        if state.doNotDisturb == nil { log.info("the desktop does not say whether its Do Not Disturb is on (no Inhibited, dunst pause or GNOME show-banners)") }
         if state.sessionLocked == nil { log.info("logind does not say whether the session is locked") }
     }
 
@@ -95,6 +108,7 @@ public actor EnvironmentMonitor {
         for connection in connections { connection.close() }
         connections = []
         watches = []
+        bannerWatch = nil
         for subscriber in subscribers.values { subscriber.finish() }
         subscribers = [:]
     }
