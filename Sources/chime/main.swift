@@ -3,7 +3,7 @@ import Foundation
 
 let result = await ChimeMain.run(
     Array(CommandLine.arguments.dropFirst()), now: Date(), currentTimeZone: TimeZone.current, write: ChimeMain.writeToStandardOutput,
-    colour: ChimeMain.standardOutputWantsColour)
+    style: TerminalStyle.standardOutput)
 FileHandle.standardOutput.write(Data(result.standardOutput.utf8))
 FileHandle.standardError.write(Data(result.standardError.utf8))
 exit(result.exitCode.rawValue)

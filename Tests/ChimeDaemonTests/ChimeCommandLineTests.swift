@@ -181,6 +181,57 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// In a real terminal (tmux, 50 columns) a table lines up in columns whatever script its cells are in,
+    /// each row is cut to the terminal's width with "…", and the header is bold; piped, the same list is
+    /// whole and has no colour.
+    @Test func tablesInATerminalFitItsWidthAndArePlainInAPipe() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let tea = "차 준비 완료 — 녹차가 다 우러났습니다, 지금 드세요"
+        #expect(await chime(["add", "--in", "1h", "--id", "녹차", tea], home).exitCode == .success)
+        #expect(await chime(["add", "--in", "2h", "--id", "long", "A long English title that does not fit in fifty columns"], home).exitCode == .success)
+        let bin = URL(fileURLWithPath: DaemonHome.executable).deletingLastPathComponent().path
+        var environment = home.environment
+        environment["PATH"] = "\(bin):/usr/bin:/bin"
+        environment["NO_COLOR"] = ""  // the test runner sets it; empty, it does not count
+        let terminal = try await TerminalWindow(columns: 50, rows: 20, environment: environment)
+        defer { Task { await terminal.close() } }
+
+        try await terminal.type("chime pending")
+        let screen = try await terminal.waitForScreen("the table") { $0.contains { $0.contains(" long ") } }
+        let table = Array(screen.drop { !$0.hasPrefix("APP") }.prefix(3))
+        #expect(table.count == 3, "\(screen)")
+        // Measured with glibc's wcwidth, not with Chime's own measure.
+        let dateColumn = table.map { line in Self.columns(String(line[..<(line.firstRange(of: /NEXT FIRE|\d{4}-\d\d-\d\d/)?.lowerBound ?? line.endIndex)])) }
+        #expect(Set(dateColumn).count == 1 && dateColumn[0] > 0, "the dates start where the header does: \(table)")
+        for line in table { #expect(Self.columns(line) <= 50, "\(line) is wider than the terminal") }
+        #expect(table[1].hasSuffix("…") && table[2].hasSuffix("…"), "\(table)")
+        #expect(table[1].contains("녹차  ") && table[1].contains("차 준비"), "\(table)")
+        let painted = try await terminal.screen(colours: true)
+        #expect(painted.contains { $0.contains("\u{1B}[1mAPP") }, "the header is bold: \(painted)")
+        // `clear` wipes the typed line too: a marker says which command's output is on screen.
+        try await terminal.type("clear; echo no-colour; NO_COLOR=1 chime pending")
+        _ = try await terminal.waitForScreen("the list without colour") { $0.first == "no-colour" && $0.contains { $0.contains(" long ") } }
+        #expect(try await terminal.screen(colours: true).allSatisfy { !$0.contains("\u{1B}[1m") }, "NO_COLOR is honoured")
+
+        try await terminal.type("clear; echo piped; chime pending | cat")
+        let piped = try await terminal.waitForScreen("the piped list") { $0.first == "piped" && $0.contains { $0.contains("long") } }
+        let whole = try await terminal.screen(colours: true, joined: true)
+        #expect(whole.contains { $0.hasSuffix(tea) }, "\(piped)")
+        #expect(whole.contains { $0.hasSuffix("A long English title that does not fit in fifty columns") })
+        #expect(whole.allSatisfy { !$0.contains("\u{1B}[1m") }, "no colour in a pipe")
+        await terminal.close()
+        #expect(await daemon.terminate() == 0)
+    }
+
+    /// Terminal columns `text` takes by glibc's `wcwidth(3)`, in a UTF-8 locale.
+    static func columns(_ text: String) -> Int {
+        typealias WcwidthFunction = @convention(c) (Int32) -> Int32
+        setlocale(LC_CTYPE, "C.UTF-8")
+        let wcwidth = unsafeBitCast(dlsym(nil, "wcwidth")!, to: WcwidthFunction.self)
+        return text.unicodeScalars.reduce(0) { $0 + max(0, Int(wcwidth(Int32($1.value)))) }
+    }
+
     /// `chime watch` (the real executable) prints each delivery and response as it happens; `--json`
     /// gives one object per line; the log presenter shows the notification's text where a person reads
     /// chimed's output.

@@ -23,6 +23,10 @@ extension CenterRunner {
                 list.map {
                     [$0.entry.identifier, $0.entry.displayName ?? "", Output.name($0.settings.authorizationStatus), $0.connected ? "yes" : "no",
                      String($0.queuedResponses)]
+                }, style: style,
+                tint: { column, text in
+                    guard column == 2 else { return nil }
+                    return text == Output.name(.denied) ? "31" : text == Output.name(.authorized) ? "32" : nil
                 })
         case .allow(let app), .deny(let app):
             let allowed = apps == .allow(app)

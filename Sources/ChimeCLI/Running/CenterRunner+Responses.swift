@@ -14,7 +14,7 @@ extension CenterRunner {
                 [event.delivery, event.response.notification.identifier, Self.actionName(event.response.actionIdentifier), event.response.userText ?? ""]
             }
             let more = list.total > list.items.count ? "(\(list.total - list.items.count) more)\n" : ""
-            return Output.table(["DELIVERY", "NOTIFICATION", "ACTION", "TEXT"], rows) + more
+            return Output.table(["DELIVERY", "NOTIFICATION", "ACTION", "TEXT"], rows, style: style) + more
         case .drop(let app, let given):
             let waiting = try await client.queuedResponses(app: app).items
             let delivery = try IdentifierPrefix.resolve(given, among: waiting.map(\.delivery))

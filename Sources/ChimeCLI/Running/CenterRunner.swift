@@ -13,6 +13,8 @@ struct CenterRunner {
     let paths: DaemonPaths
     let now: Date
     let zone: TimeZone
+    /// How tables print: colour and the terminal's width.
+    let style: TerminalStyle
     /// Where long output goes as it is produced.
     let write: @Sendable (String) -> Void
     /// Where the command says what it waits for (standard error), at once.
@@ -43,7 +45,9 @@ struct CenterRunner {
         let all = list.appIdentifier == nil
         switch list.kind {
         case .pending:
-            let printer = ListPrinter(json: list.json, header: ["APP", "ID", "NEXT FIRE", "TITLE"], empty: "No pending notifications.\n", write: write)
+            let printer = ListPrinter(
+                json: list.json, header: ["APP", "ID", "NEXT FIRE", "TITLE"], empty: "No pending notifications.\n", style: style,
+                tint: { column, text in column == 2 && text == "never" ? "2" : nil }, write: write)
             var cursor: String?
             repeat {
                 let page = try await client.pendingPage(app: list.appIdentifier, all: all, cursor: cursor, limit: Self.pageSize)
@@ -59,7 +63,8 @@ struct CenterRunner {
             } while cursor != nil
             printer.end()
         case .delivered:
-            let printer = ListPrinter(json: list.json, header: ["APP", "ID", "DELIVERED", "TITLE"], empty: "No delivered notifications.\n", write: write)
+            let printer = ListPrinter(
+                json: list.json, header: ["APP", "ID", "DELIVERED", "TITLE"], empty: "No delivered notifications.\n", style: style, write: write)
             var cursor: String?
             repeat {
                 let page = try await client.deliveredPage(app: list.appIdentifier, all: all, cursor: cursor, limit: Self.pageSize)

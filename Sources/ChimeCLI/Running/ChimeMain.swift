@@ -20,10 +20,11 @@ public enum ChimeMain {
     ///   - write: Where long output (lists) goes as it is produced; without it, it is collected into
     ///     `standardOutput`.
     ///   - note: Where the command says at once what it waits for (standard error by default).
+    ///   - style: What standard output takes: colour, and the width tables are cut to.
     public static func run(
         _ arguments: [String], now: Date, currentTimeZone: TimeZone, paths: DaemonPaths = DaemonPaths(), write: (@Sendable (String) -> Void)? = nil,
         note: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) },
-        colour: Bool = false
+        style: TerminalStyle = .plain
     ) async -> Result {
         let command: ChimeCommand
         do {
@@ -47,19 +48,20 @@ public enum ChimeMain {
             }
         case .doctor(let doctor):
             var report = await doctor.run(paths: paths)
-            report.colour = colour
+            report.colour = style.colour
             return Result(exitCode: report.healthy ? .success : .failure, standardOutput: report.output)
         default:
             let collected = Mutex("")
             let result = await runWithDaemon(
-                command, now: now, zone: currentTimeZone, paths: paths, write: write ?? { text in collected.withLock { $0 += text } }, note: note)
+                command, now: now, zone: currentTimeZone, paths: paths, write: write ?? { text in collected.withLock { $0 += text } }, note: note,
+                style: style)
             return Result(exitCode: result.exitCode, standardOutput: collected.withLock { $0 } + result.standardOutput, standardError: result.standardError)
         }
     }
 
     private static func runWithDaemon(
         _ command: ChimeCommand, now: Date, zone: TimeZone, paths: DaemonPaths, write: @escaping @Sendable (String) -> Void,
-        note: @escaping @Sendable (String) -> Void
+        note: @escaping @Sendable (String) -> Void, style: TerminalStyle
     ) async -> Result {
         let client: DaemonClient
         do {
@@ -73,7 +75,7 @@ public enum ChimeMain {
         }
         defer { client.close() }
         do {
-            let output = try await CenterRunner(client: client, paths: paths, now: now, zone: zone, write: write, note: note).run(command)
+            let output = try await CenterRunner(client: client, paths: paths, now: now, zone: zone, style: style, write: write, note: note).run(command)
             return Result(exitCode: .success, standardOutput: output)
         } catch let outcome as CommandOutcome {
             return Result(exitCode: outcome.exitCode, standardOutput: outcome.output)
@@ -83,11 +85,6 @@ public enum ChimeMain {
             // Messages can quote what an app sent (an identifier, a name).
             return Result(exitCode: .failure, standardError: "chime: error: \(Output.shown(message(for: error)))\n")
         }
-    }
-
-    /// Whether this process's standard output takes colour (a terminal, no `NO_COLOR`, not `TERM=dumb`).
-    public static var standardOutputWantsColour: Bool {
-        Output.wantsColour(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
     }
 
     /// Writes to standard output at once (a list prints as its pages arrive). Defined here, not in

@@ -13,22 +13,43 @@ enum Output {
     }
 
     /// Columns padded to their widest cell; the last column is not padded.
-    static func table(_ header: [String], _ rows: [[String]]) -> String {
-        table(rows: [header] + rows)
+    static func table(_ header: [String], _ rows: [[String]], style: TerminalStyle = .plain, tint: Tint? = nil) -> String {
+        table(rows: [header] + rows, style: style, heading: true, tint: tint)
     }
 
-    /// Every cell is printed as `shown`: cells carry titles and identifiers that apps chose.
-    static func table(rows unescaped: [[String]]) -> String {
+    /// The rendition a cell is painted in (see `TerminalStyle.painted`), by column and text; `nil` for none.
+    typealias Tint = (_ column: Int, _ text: String) -> String?
+
+    /// Every cell is printed as `shown`: cells carry titles and identifiers that apps chose. Widths are
+    /// terminal columns (a Hangul title takes two a character). On a terminal of `style.width` columns the
+    /// last column is cut, with "…", so each row stays on one line; the header is bold when `heading`.
+    static func table(rows unescaped: [[String]], style: TerminalStyle = .plain, heading: Bool = false, tint: Tint? = nil) -> String {
         let all = unescaped.map { $0.map(shown) }
         guard let header = all.first else { return "" }
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { row in
-            var line = row.indices.map { column in
-                column == row.count - 1 ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
+        let widths = header.indices.map { column in all.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
+        let lastStart = widths.dropLast().reduce(0) { $0 + $1 + 2 }
+        return all.enumerated().map { index, row in
+            var cells = row.indices.map { column in
+                let cell = row[column]
+                guard column < row.count - 1 else {
+                    // At least 10 columns of the last cell stay, though the line then wraps.
+                    return style.width.map { DisplayWidth.truncated(cell, to: max(10, $0 - lastStart)) } ?? cell
+                }
+                return cell + String(repeating: " ", count: widths[column] - DisplayWidth.of(cell))
+            }
             // An empty last cell leaves no trailing spaces.
-            while line.hasSuffix(" ") { line.removeLast() }
-            return line
+            while cells.count > 1, cells[cells.count - 1].isEmpty {
+                cells.removeLast()
+                cells[cells.count - 1] = String(cells[cells.count - 1].reversed().drop { $0 == " " }.reversed())
+            }
+            for column in cells.indices {
+                if heading && index == 0 {
+                    cells[column] = style.painted(cells[column], "1")
+                } else if let rendition = tint?(column, row[column]) {
+                    cells[column] = style.painted(cells[column], rendition)
+                }
+            }
+            return cells.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
     }
 
@@ -156,13 +177,20 @@ final class ListPrinter: Sendable {
     let json: Bool
     let header: [String]
     let empty: String
+    let style: TerminalStyle
+    let tint: (@Sendable (Int, String) -> String?)?
     let write: @Sendable (String) -> Void
     private let printed = Mutex(0)
 
-    init(json: Bool, header: [String], empty: String, write: @escaping @Sendable (String) -> Void) {
+    init(
+        json: Bool, header: [String], empty: String, style: TerminalStyle, tint: (@Sendable (Int, String) -> String?)? = nil,
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.json = json
         self.header = header
         self.empty = empty
+        self.style = style
+        self.tint = tint
         self.write = write
     }
 
@@ -174,10 +202,10 @@ final class ListPrinter: Sendable {
         guard json else {
             guard !rows.isEmpty else { return }
             if before == 0 {
-                write(Output.table(header, rows))
+                write(Output.table(header, rows, style: style, tint: tint))
             } else {
                 // Widths from this page and the header, so columns line up with the header where they can.
-                let text = Output.table(rows: [header] + rows)
+                let text = Output.table(rows: [header] + rows, style: style, heading: true, tint: tint)
                 write(String(text.drop { $0 != "\n" }.dropFirst()))
             }
             return
