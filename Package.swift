@@ -45,7 +45,9 @@ let package = Package(
         // The desktop presenter: freedesktop Desktop Notifications over D-Bus (sd-bus), the authorization
         // prompt as a notification, launcher badges, and the session's Do Not Disturb and lock state.
         // Its own target so that only users of the desktop pay for libsystemd.
-        .target(name: "ChimeDesktop", dependencies: ["CSystemd", "ChimeEngine", "ChimeCore"]),
+        .target(
+            name: "ChimeDesktop", dependencies: ["CSystemd", "ChimeEngine", "ChimeCore"],
+            resources: [.embedInCode("Strings/desktop-en.strings"), .embedInCode("Strings/desktop-ko.strings")]),
 
         // Apple's UserNotifications API over the engine, so iOS code compiles with `import UserNotifications`
         // (Linux only: on Apple platforms the system framework is the real one).
@@ -73,7 +75,9 @@ let package = Package(
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
 
         // The `chime` command line: parsing and commands as a library so tests reach them.
-        .target(name: "ChimeCLI", dependencies: ["ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeCore"]),
+        .target(
+            name: "ChimeCLI", dependencies: ["ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeCore"],
+            resources: [.embedInCode("Strings/chime-en.strings"), .embedInCode("Strings/chime-ko.strings")]),
         .executableTarget(name: "chime", dependencies: ["ChimeCLI"]),
 
         // A test helper: adds and delivers under load until the durability test kills it with SIGKILL.

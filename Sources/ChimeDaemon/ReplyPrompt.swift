@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeDesktop
 import Foundation
 
@@ -25,7 +26,7 @@ struct ReplyPrompt: Sendable {
         guard let (executable, arguments) = dialog(for: request) else {
             let command = "chime respond --app '\(request.appIdentifier)' --id '\(request.notificationIdentifier)' --action '\(request.actionIdentifier)' --text '…'"
             log.warning("\(name): “\(request.actionTitle)” takes a typed reply, which this notification server cannot collect and no dialog (zenity, kdialog) is installed to; send it with: \(command)")
-            notice("Reply to \(request.appIdentifier)", "This notification server cannot take typed replies. Send yours with: \(command)")
+            notice(DesktopText.text("reply.notice.title", request.appIdentifier), DesktopText.text("reply.notice.body", command))
             return
         }
         log.info("\(name): asking for the reply to “\(request.actionTitle)” with \(URL(fileURLWithPath: executable).lastPathComponent)")
@@ -38,7 +39,7 @@ struct ReplyPrompt: Sendable {
 
     /// The first dialog on `PATH`, with its arguments for `request`.
     func dialog(for request: ReplyRequest) -> (String, [String])? {
-        let title = "Reply — \(request.appIdentifier)"
+        let title = DesktopText.text("reply.title", request.appIdentifier)
         let prompt = request.placeholder.isEmpty ? request.actionTitle : "\(request.actionTitle) (\(request.placeholder))"
         for directory in searchPath.split(separator: ":") where !directory.isEmpty {
             let zenity = "\(directory)/zenity"

@@ -581,4 +581,27 @@ struct ChimeCommandLineTests {
         #expect(unreachable.exitCode == .failure)
         #expect(unreachable.standardError.hasPrefix("chime: error: chimed, the notification center, is not running"))
     }
+
+    /// A Korean session reads Korean from a real chimed; what scripts read (`--json`) stays the same.
+    @Test func aKoreanUserReadsKoreanAndScriptsReadTheSameJSON() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        func korean(_ arguments: [String]) async -> ChimeMain.Result {
+            await ChimeMain.run(arguments, now: Date(), currentTimeZone: TimeZone(identifier: "Asia/Seoul")!, paths: home.paths, languages: ["ko-KR"])
+        }
+        let added = await korean(["add", "차가 끓었어요", "--in", "5min", "--id", "tea"])
+        #expect(added.exitCode == .success, "\(added.standardError)")
+        #expect(added.standardOutput.hasPrefix("chime의 “차가 끓었어요” 알림을 예약했습니다 (id tea): 5m 후, "), "\(added.standardOutput)")
+        let pending = await korean(["pending"])
+        #expect(pending.standardOutput.hasPrefix("앱     ID   다음 알림"), "\(pending.standardOutput)")
+        let missing = await korean(["remove", "coffee"])
+        #expect(missing.exitCode == .failure)
+        #expect(missing.standardError.hasPrefix("chime: 오류: chime에 id가 ‘coffee’인 대기 중인 알림이 없습니다"), "\(missing.standardError)")
+        #expect(await korean(["remove", "tea"]).standardOutput == "chime의 대기 중인 알림 1개를 취소했습니다.\n")
+
+        let koreanApps = await korean(["apps", "list", "--json"])
+        #expect(koreanApps.standardOutput == (await chime(["apps", "list", "--json"], home)).standardOutput)
+        #expect(koreanApps.standardOutput.contains(#""authorization" : "allowed""#), "\(koreanApps.standardOutput)")
+        #expect(await daemon.terminate() == 0)
+    }
 }

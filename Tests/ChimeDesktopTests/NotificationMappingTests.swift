@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeEngine
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -99,5 +100,39 @@ struct NotificationMappingTests {
     @Test func markupEscapingCoversTheThreeSpecialCharacters() {
         #expect(Markup.escape("a < b && c > d") == "a &lt; b &amp;&amp; c &gt; d")
         #expect(Markup.escape("it's \"fine\"") == "it's \"fine\"")
+    }
+
+    // MARK: the prompt's language
+
+    @Test func thePromptIsAskedInTheSessionsLanguage() {
+        let app = DesktopAppInfo(displayName: "사진")
+        let korean = mapping(app: app).prompt(
+            appIdentifier: "com.example.photos", options: [.alert, .sound, .badge], text: DesktopText.catalog(languages: ["ko-KR"]))
+        #expect(korean.summary == "“사진”에서 알림을 보내고자 합니다")
+        #expect(korean.body == "“사진”에서 보낼 수 있는 것: 경고, 사운드 및 배지.")
+        #expect(korean.actions.map(\.1) == ["허용", "허용 안 함"])
+        let english = mapping(app: app).prompt(appIdentifier: "com.example.photos", options: [.alert, .sound], text: DesktopText.catalog(languages: ["de-DE"]))
+        #expect(english.summary == "Allow “사진” to send notifications?")
+        #expect(english.body == "“사진” would like to send alerts and sounds.")
+        #expect(english.actions.map(\.1) == ["Allow", "Don't Allow"])
+    }
+
+    @Test(arguments: [
+        (AuthorizationOptions.alert, "alerts"), ([.alert, .badge], "alerts and badges"),
+        ([.alert, .sound, .badge, .criticalAlert], "alerts, sounds, badges and critical alerts"),
+    ] as [(AuthorizationOptions, String)])
+    func kindsAreListedAsASentence(options: AuthorizationOptions, sentence: String) {
+        #expect(NotificationMapping.describe(options, text: DesktopText.catalog(languages: [])) == sentence)
+    }
+
+    @Test func theKoreanDesktopTableHasEveryKeyWithTheSameArguments() throws {
+        let english = try #require(DesktopText.tables["en"]), korean = try #require(DesktopText.tables["ko"])
+        #expect(MessageTables.problems(korean, against: english) == [])
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardized
+        var used = try MessageTables.keysUsed(by: "text", under: sources.appendingPathComponent("ChimeDesktop/Notifications"))
+        used.formUnion(try MessageTables.keysUsed(by: "DesktopText.text", under: sources.appendingPathComponent("ChimeDaemon")))
+        #expect(used.count >= 12, "the scan found the calls: \(used.count)")
+        let missing = used.subtracting(MessageTables.keys(of: english))
+        #expect(missing.isEmpty, "\(missing.sorted())")
     }
 }

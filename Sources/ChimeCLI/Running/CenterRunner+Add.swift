@@ -30,10 +30,7 @@ extension CenterRunner {
         let added = try await client.add([request], app: add.appIdentifier)
         if critical, !add.json, (try? await client.notificationSettings(app: add.appIdentifier).criticalAlertSetting) != .enabled {
             // Said, not refused: the notification still comes, as iOS shows it without the permission.
-            let shownApp = Output.shown(add.appIdentifier)
-            note(
-                "chime: note: \(shownApp) may not send critical alerts, so this one alerts as an ordinary notification "
-                    + "(the user allows them with 'chime apps settings \(shownApp) --critical on').\n")
+            note(localized("add.criticalAsOrdinary", Output.shown(add.appIdentifier)) + "\n")
         }
         let confirmation = await confirmation(of: request, add, fireDate: added.first { $0.identifier == request.identifier }?.nextFireDate)
         guard let responses else { return confirmation }
@@ -51,16 +48,16 @@ extension CenterRunner {
             if add.json {
                 return Output.json(AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: utc(now), nextFireDateLocal: iso(now)))
             }
-            return "Sent “\(title)” for \(app) (id \(identifier)): \(await whereShown())\n"
+            return localized("add.sent", title, app, identifier, await whereShown()) + "\n"
         }
         if add.json {
             return Output.json(
                 AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: fireDate.map(utc), nextFireDateLocal: fireDate.map(iso)))
         }
         guard let fireDate else {
-            return "Scheduled “\(title)” for \(app) (id \(identifier)), but its trigger never fires.\n"
+            return localized("add.neverFires", title, app, identifier) + "\n"
         }
-        return "Scheduled “\(title)” for \(app) (id \(identifier)): \(Output.relative(fireDate, from: now)), \(iso(fireDate)).\n"
+        return localized("add.scheduled", title, app, identifier, Output.relative(fireDate, from: now), iso(fireDate)) + "\n"
     }
 
     /// `--body -`: the body from standard input (at most 64 KiB, UTF-8, a final line break dropped).
@@ -78,11 +75,11 @@ extension CenterRunner {
 
     /// Where a notification delivered now was shown, as far as chimed can tell.
     private func whereShown() async -> String {
-        guard let status = try? await client.status() else { return "delivered now." }
+        guard let status = try? await client.status() else { return localized("shown.now") }
         switch (status.presenter, status.notificationServer) {
-        case ("desktop", .some(let server)): return "delivered now, shown by \(Output.shown(server.name))."
-        case ("desktop", nil): return "delivered to the list now, but no notification server is running to show it ('chime delivered' lists it)."
-        default: return "delivered now, to chimed's log (no desktop: 'chime watch' follows deliveries)."
+        case ("desktop", .some(let server)): return localized("shown.byServer", Output.shown(server.name))
+        case ("desktop", nil): return localized("shown.noServer")
+        default: return localized("shown.log")
         }
     }
 
@@ -93,27 +90,19 @@ extension CenterRunner {
     /// throws, saying why, unless the app is allowed.
     private func askPermission(_ options: AuthorizationOptions, app: String) async throws {
         let asksOnDesktop = (try? await client.status().presenter) == "desktop"
-        let shownApp = Output.shown(app)
-        if asksOnDesktop {
-            note(
-                "chime: waiting for your answer: may \(shownApp) show notifications? Answer the question on your desktop, or run "
-                    + "'chime apps allow \(shownApp)' (or deny) in another terminal. Giving up in \(Self.permissionTimeout.components.seconds / 60) minutes.\n")
-        }
+        let minutes = String(Self.permissionTimeout.components.seconds / 60)
+        if asksOnDesktop { note(localized("permission.waiting", Output.shown(app), minutes) + "\n") }
         let allowed: Bool
         do {
             allowed = try await client.requestAuthorization(options: options, app: app, timeout: Self.permissionTimeout)
         } catch let error as APIError where error.apiCode == .notConnected && asksOnDesktop {
-            throw ChimeError(
-                .notificationsNotAllowed,
-                "nobody answered whether \(app) may show notifications within \(Self.permissionTimeout.components.seconds / 60) minutes; "
-                    + "run 'chime apps allow \(app)' and add it again")
+            throw ChimeError(.notificationsNotAllowed, localized("permission.timedOut", app, minutes))
         }
         guard !allowed else { return }
         if (try? await client.notificationSettings(app: app).authorizationStatus) == .notDetermined {
-            let why = asksOnDesktop ? "the question went away unanswered (the notification server closed it or restarted)" : "there is no desktop to ask on"
-            throw ChimeError(
-                .notificationsNotAllowed, "\(app) was never allowed to notify: \(why); allow it with 'chime apps allow \(app)'")
+            let why = localized(asksOnDesktop ? "permission.why.unanswered" : "permission.why.noDesktop")
+            throw ChimeError(.notificationsNotAllowed, localized("permission.never", app, why))
         }
-        throw ChimeError(.notificationsNotAllowed, "\(app) is not allowed to notify (you denied it; 'chime apps allow \(app)' allows it)")
+        throw ChimeError(.notificationsNotAllowed, localized("permission.denied", app))
     }
 }

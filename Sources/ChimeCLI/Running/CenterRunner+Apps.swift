@@ -13,15 +13,15 @@ extension CenterRunner {
             if json {
                 return Output.json(list.map {
                     AppOutput(
-                        identifier: $0.entry.identifier, name: $0.entry.displayName, authorization: Output.name($0.settings.authorizationStatus),
+                        identifier: $0.entry.identifier, name: $0.entry.displayName, authorization: Output.englishName($0.settings.authorizationStatus),
                         connected: $0.connected, queuedResponses: $0.queuedResponses, launchCommand: $0.entry.launchCommand)
                 })
             }
-            guard !list.isEmpty else { return "No apps yet: an app appears once it uses notifications or is registered.\n" }
+            guard !list.isEmpty else { return localized("list.noApps") + "\n" }
             return Output.table(
-                ["APP", "NAME", "NOTIFICATIONS", "RUNNING", "WAITING"],
+                [localized("column.app"), localized("column.name"), localized("column.notifications"), localized("column.running"), localized("column.waiting")],
                 list.map {
-                    [$0.entry.identifier, $0.entry.displayName ?? "", Output.name($0.settings.authorizationStatus), $0.connected ? "yes" : "no",
+                    [$0.entry.identifier, $0.entry.displayName ?? "", Output.name($0.settings.authorizationStatus), localized($0.connected ? "yes" : "no"),
                      String($0.queuedResponses)]
                 }, style: style,
                 tint: { column, text in
@@ -31,7 +31,7 @@ extension CenterRunner {
         case .allow(let app), .deny(let app):
             let allowed = apps == .allow(app)
             let settings = try await client.setAuthorization(app: app, allowed: allowed)
-            return "\(Output.shown(app)): notifications \(allowed ? "allowed" : "denied") (\(Output.name(settings.authorizationStatus))).\n"
+            return localized("apps.changed", Output.shown(app), Output.name(allowed ? .authorized : .denied), Output.name(settings.authorizationStatus)) + "\n"
         case .settings(let app, let changes, let json):
             var settings = try await client.notificationSettings(app: app)
             if !changes.isEmpty {
@@ -84,8 +84,8 @@ extension CenterRunner {
             result = try await client.focus()
             if json { return Output.json(result) }
         }
-        var text = "Focus is \(result.on ? "on: notifications go quietly to the list; critical and time-sensitive ones still alert" : "off").\n"
-        if result.desktopInhibited == true { text += "The desktop's Do Not Disturb is on too.\n" }
+        var text = localized(result.on ? "focus.on" : "focus.off") + "\n"
+        if result.desktopInhibited == true { text += localized("focus.desktopToo") + "\n" }
         return text
     }
 }

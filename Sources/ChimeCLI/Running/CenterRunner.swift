@@ -33,7 +33,8 @@ struct CenterRunner {
         case .apps(let apps): try await run(apps)
         case .focus(let focus): try await run(focus)
         case .watch(let watch): try await run(watch)
-        case .show(let show): try await run(show)
+        // Still English throughout, so its labels and times do not mix two languages.
+        case .show(let show): try await CLIText.inEnglish { try await run(show) }
         case .responses(let responses): try await run(responses)
         case .help, .version, .next, .doctor, .completions: ""
         }
@@ -45,9 +46,10 @@ struct CenterRunner {
         let all = list.appIdentifier == nil
         switch list.kind {
         case .pending:
+            let never = localized("list.never")
             let printer = ListPrinter(
-                json: list.json, header: ["APP", "ID", "NEXT FIRE", "TITLE"], empty: "No pending notifications.\n", style: style,
-                tint: { column, text in column == 2 && text == "never" ? "2" : nil }, write: write)
+                json: list.json, header: [localized("column.app"), localized("column.id"), localized("column.nextFire"), localized("column.title")],
+                empty: localized("list.noPending") + "\n", style: style, tint: { column, text in column == 2 && text == never ? "2" : nil }, write: write)
             var cursor: String?
             repeat {
                 let page = try await client.pendingPage(app: list.appIdentifier, all: all, cursor: cursor, limit: Self.pageSize)
@@ -58,13 +60,14 @@ struct CenterRunner {
                             nextFireDateLocal: $0.nextFireDate.map(iso),
                             repeats: $0.request.trigger?.repeats ?? false)
                     },
-                    rows: page.items.map { [$0.app, $0.request.identifier, $0.nextFireDate.map(iso) ?? "never", Output.title($0.request.content)] })
+                    rows: page.items.map { [$0.app, $0.request.identifier, $0.nextFireDate.map(iso) ?? never, Output.title($0.request.content)] })
                 cursor = page.next
             } while cursor != nil
             printer.end()
         case .delivered:
             let printer = ListPrinter(
-                json: list.json, header: ["APP", "ID", "DELIVERED", "TITLE"], empty: "No delivered notifications.\n", style: style, write: write)
+                json: list.json, header: [localized("column.app"), localized("column.id"), localized("column.delivered"), localized("column.title")],
+                empty: localized("list.noDelivered") + "\n", style: style, write: write)
             var cursor: String?
             repeat {
                 let page = try await client.deliveredPage(app: list.appIdentifier, all: all, cursor: cursor, limit: Self.pageSize)
@@ -108,7 +111,6 @@ struct CenterRunner {
     /// `rm` of a missing file is. An identifier may be given by its start when that is unique.
     private func run(_ remove: RemoveCommand) async throws -> String {
         let app = Output.shown(remove.appIdentifier)
-        let list = remove.delivered ? "delivered" : "pending"
         func removing(_ identifiers: [String]?) async throws -> Int {
             remove.delivered
                 ? try await client.removeDelivered(identifiers, app: remove.appIdentifier)
@@ -125,12 +127,11 @@ struct CenterRunner {
         }
         if removed == 0, let identifiers = remove.identifiers {
             let named = identifiers.map { "‘\(Output.shown($0))’" }.joined(separator: ", ")
-            throw ChimeError(
-                .notificationNotFound, "\(app) has no \(list) notification with the id \(named) (chime \(list) --app \(app) lists them)")
+            throw ChimeError(.notificationNotFound, localized(remove.delivered ? "remove.notFoundDelivered" : "remove.notFoundPending", app, named))
         }
-        let count = removed == 1 ? "1 notification" : "\(removed) notifications"
-        if remove.delivered { return "Removed \(count) of \(app) from the delivered list.\n" }
-        return removed == 0 ? "\(app) had nothing pending.\n" : "Cancelled \(count) of \(app) still pending.\n"
+        let count = removed == 1 ? localized("count.one") : localized("count.many", String(removed))
+        if remove.delivered { return localized("remove.delivered", count, app) + "\n" }
+        return (removed == 0 ? localized("remove.nothingPending", app) : localized("remove.pending", count, app)) + "\n"
     }
 
     // MARK: respond
@@ -149,36 +150,34 @@ struct CenterRunner {
         } catch let error as ChimeError where error.field == "action" {
             // Name what the notification does offer.
             let offered = await offeredActions(app: respond.appIdentifier, notification: respond.notificationIdentifier)
-            let choices = offered.isEmpty ? "it has no buttons (--open or --dismiss)" : "it offers " + offered.map { "‘\(Output.shown($0))’" }.joined(separator: ", ")
+            let choices = offered.isEmpty ? localized("respond.noButtons") : localized("respond.offers", offered.map { "‘\(Output.shown($0))’" }.joined(separator: ", "))
             throw ChimeError(error.code, "\(error.message); \(choices)")
         } catch let error as ChimeError where error.code == .notificationNotFound {
             let app = Output.shown(respond.appIdentifier)
-            throw ChimeError(
-                error.code, "\(app) has no delivered notification with the id ‘\(Output.shown(respond.notificationIdentifier))’ (chime delivered --app \(app) lists them)")
+            throw ChimeError(error.code, localized("respond.notFound", app, Output.shown(respond.notificationIdentifier)))
         }
         if respond.json {
             return Output.json(RespondOutput(actionIdentifier: result.response?.actionIdentifier, launch: result.launch, deliveredToApp: result.deliveredToApp, queued: result.queued))
         }
-        guard let response = result.response else { return "Dismissed.\n" }
+        guard let response = result.response else { return localized("respond.dismissed") + "\n" }
         let app = Output.shown(respond.appIdentifier)
         let reached: String
         if result.deliveredToApp {
-            reached = "\(app) received it."
+            reached = localized("respond.reached.app", app)
         } else if result.queued {
             switch result.launched {
-            case true?: reached = "\(app) is not running: the response waits for it (launching it)."
-            case false?:
-                reached = "\(app) is not running: the response waits until it starts (it has no launch command: chime apps register \(app) --launch …)."
-            case nil: reached = "\(app) is not running: the response waits for it."
+            case true?: reached = localized("respond.reached.launching", app)
+            case false?: reached = localized("respond.reached.noLaunch", app)
+            case nil: reached = localized("respond.reached.waits", app)
             }
         } else {
-            reached = "\(app) did not take it."
+            reached = localized("respond.reached.refused", app)
         }
         let sent =
-            if response.isDefaultAction { "Opened the notification" }
-            else if response.isDismissAction { "Dismissed the notification" }
-            else { "Sent “\(Output.shown(response.actionIdentifier))”" }
-        return "\(sent). \(reached)\n"
+            if response.isDefaultAction { localized("respond.what.opened") }
+            else if response.isDismissAction { localized("respond.what.dismissed") }
+            else { localized("respond.what.action", Output.shown(response.actionIdentifier)) }
+        return localized("respond.done", sent, reached) + "\n"
     }
 
     func iso(_ date: Date) -> String {

@@ -21,17 +21,27 @@ public enum ChimeMain {
     ///     `standardOutput`.
     ///   - note: Where the command says at once what it waits for (standard error by default).
     ///   - style: What standard output takes: colour, and the width tables are cut to.
+    ///   - languages: The user's languages, most preferred first (`UserLanguages.preferred`), for the
+    ///     messages; English without one of Chime's tables. Help texts are English.
     public static func run(
         _ arguments: [String], now: Date, currentTimeZone: TimeZone, paths: DaemonPaths = DaemonPaths(), write: (@Sendable (String) -> Void)? = nil,
         note: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) },
-        style: TerminalStyle = .plain
+        style: TerminalStyle = .plain, languages: [String] = []
+    ) async -> Result {
+        await CLIText.$current.withValue(CLIText.catalog(languages: languages)) {
+            await run(arguments, now: now, zone: currentTimeZone, paths: paths, write: write, note: note, style: style)
+        }
+    }
+
+    private static func run(
+        _ arguments: [String], now: Date, zone currentTimeZone: TimeZone, paths: DaemonPaths, write: (@Sendable (String) -> Void)?,
+        note: @escaping @Sendable (String) -> Void, style: TerminalStyle
     ) async -> Result {
         let command: ChimeCommand
         do {
             command = try ChimeCommand.parse(arguments)
         } catch {
-            let usage = error.command.map { "See 'chime \($0) --help'." } ?? "See 'chime --help'."
-            return Result(exitCode: .usage, standardError: "chime: error: \(error.messageWithSuggestion)\n\(usage)\n")
+            return Result(exitCode: .usage, standardError: usageError(error.messageWithSuggestion, command: error.command))
         }
         switch command {
         case .help(let subcommand):
@@ -44,7 +54,7 @@ public enum ChimeMain {
             do {
                 return Result(exitCode: .success, standardOutput: try next.run(now: now, currentTimeZone: currentTimeZone))
             } catch {
-                return Result(exitCode: .usage, standardError: "chime: error: \(error.message)\nSee 'chime next --help'.\n")
+                return Result(exitCode: .usage, standardError: usageError(error.message, command: NextCommand.name))
             }
         case .doctor(let doctor):
             var report = await doctor.run(paths: paths)
@@ -67,11 +77,9 @@ public enum ChimeMain {
         do {
             client = try await DaemonClient.connect(paths: paths)
         } catch let error as APIError where error.apiCode == .notConnected {
-            return Result(
-                exitCode: .failure,
-                standardError: "chime: error: chimed, the notification center, is not running (\(paths.socketFile.path)). Start it with 'chimed'.\n")
+            return Result(exitCode: .failure, standardError: localized("error", localized("error.notRunning", paths.socketFile.path)) + "\n")
         } catch {
-            return Result(exitCode: .failure, standardError: "chime: error: \(Output.shown(message(for: error)))\n")
+            return Result(exitCode: .failure, standardError: localized("error", Output.shown(message(for: error))) + "\n")
         }
         defer { client.close() }
         do {
@@ -80,11 +88,17 @@ public enum ChimeMain {
         } catch let outcome as CommandOutcome {
             return Result(exitCode: outcome.exitCode, standardOutput: outcome.output)
         } catch let error as UsageError {
-            return Result(exitCode: .usage, standardError: "chime: error: \(error.messageWithSuggestion)\nSee 'chime \(error.command ?? "") --help'.\n")
+            return Result(exitCode: .usage, standardError: usageError(error.messageWithSuggestion, command: error.command))
         } catch {
             // Messages can quote what an app sent (an identifier, a name).
-            return Result(exitCode: .failure, standardError: "chime: error: \(Output.shown(message(for: error)))\n")
+            return Result(exitCode: .failure, standardError: localized("error", Output.shown(message(for: error))) + "\n")
         }
+    }
+
+    /// A usage error and the help to read: that of `command`, or `chime`'s own.
+    private static func usageError(_ message: String, command: String?) -> String {
+        let help = ["chime", command].compactMap(\.self).joined(separator: " ")
+        return localized("error", message) + "\n" + localized("error.seeHelp", help) + "\n"
     }
 
     /// Writes to standard output at once (a list prints as its pages arrive). Defined here, not in

@@ -88,16 +88,21 @@ enum Output {
     /// "in 5s", "in 1h30m", "now".
     static func relative(_ date: Date, from now: Date) -> String {
         let seconds = date.timeIntervalSince(now).rounded()
-        return seconds <= 0 ? "now" : "in \(DurationSpec.format(seconds))"
+        return seconds <= 0 ? localized("time.now") : localized("time.in", DurationSpec.format(seconds))
+    }
+
+    /// The status as scripts read it (`--json`), whatever the user's language.
+    static func englishName(_ status: AuthorizationStatus) -> String {
+        CLIText.inEnglish { name(status) }
     }
 
     static func name(_ status: AuthorizationStatus) -> String {
         switch status {
-        case .notDetermined: "not asked yet"
-        case .denied: "denied"
-        case .authorized: "allowed"
-        case .provisional: "provisional (quietly)"
-        case .ephemeral: "ephemeral"
+        case .notDetermined: localized("status.notDetermined")
+        case .denied: localized("status.denied")
+        case .authorized: localized("status.authorized")
+        case .provisional: localized("status.provisional")
+        case .ephemeral: localized("status.ephemeral")
         }
     }
 

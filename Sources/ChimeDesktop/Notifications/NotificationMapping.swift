@@ -70,16 +70,17 @@ struct NotificationMapping: Sendable {
 
     /// The authorization prompt: "Allow “Photos” to send notifications?" with Allow and Don't Allow.
     /// Without the `actions` capability nothing can be asked (the caller checks).
-    func prompt(appIdentifier: String, options: AuthorizationOptions) -> NotifyRequest {
+    /// In the session's language (`DesktopText`).
+    func prompt(appIdentifier: String, options: AuthorizationOptions, text: TextCatalog = DesktopText.text) -> NotifyRequest {
         let name = Self.clean(app.displayName ?? appIdentifier)
         var body = ""
-        let kinds = Self.describe(options)
-        if !kinds.isEmpty { body = "“\(name)” would like to send \(kinds)." }
+        let kinds = Self.describe(options, text: text)
+        if !kinds.isEmpty { body = text("prompt.body", name, kinds) }
         if capabilities.bodyMarkup { body = Markup.escape(body) }
         var request = NotifyRequest(
             appName: name, replacesID: 0, appIcon: Self.clean(app.iconName ?? ""),
-            summary: "Allow “\(name)” to send notifications?", body: capabilities.body ? body : "",
-            actions: [(Self.allowKey, "Allow"), (Self.denyKey, "Don't Allow")],
+            summary: text("prompt.title", name), body: capabilities.body ? body : "",
+            actions: [(Self.allowKey, text("prompt.allow")), (Self.denyKey, text("prompt.deny"))],
             hints: [
                 "urgency": .byte(1), "desktop-entry": .string(Self.clean(app.desktopEntry ?? appIdentifier)),
                 "x-chime-app": .string(Self.clean(appIdentifier)), "category": .string("x-chime.authorization"),
@@ -181,14 +182,16 @@ struct NotificationMapping: Sendable {
     }
 
     /// "alerts, sounds and badges".
-    static func describe(_ options: AuthorizationOptions) -> String {
+    static func describe(_ options: AuthorizationOptions, text: TextCatalog = DesktopText.text) -> String {
         var kinds: [String] = []
-        if options.contains(.alert) { kinds.append("alerts") }
-        if options.contains(.sound) { kinds.append("sounds") }
-        if options.contains(.badge) { kinds.append("badges") }
-        if options.contains(.criticalAlert) { kinds.append("critical alerts") }
-        if options.contains(.timeSensitive) { kinds.append("time-sensitive notifications") }
+        if options.contains(.alert) { kinds.append(text("kind.alerts")) }
+        if options.contains(.sound) { kinds.append(text("kind.sounds")) }
+        if options.contains(.badge) { kinds.append(text("kind.badges")) }
+        if options.contains(.criticalAlert) { kinds.append(text("kind.critical")) }
+        if options.contains(.timeSensitive) { kinds.append(text("kind.timeSensitive")) }
         guard let last = kinds.popLast() else { return "" }
-        return kinds.isEmpty ? last : kinds.joined(separator: ", ") + " and " + last
+        guard let beforeLast = kinds.popLast() else { return last }
+        let head = kinds.reduce(nil as String?) { joined, kind in joined.map { text("list.more", $0, kind) } ?? kind }
+        return text("list.last", head.map { text("list.more", $0, beforeLast) } ?? beforeLast, last)
     }
 }
