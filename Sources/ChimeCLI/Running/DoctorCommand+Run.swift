@@ -45,7 +45,7 @@ extension DoctorCommand {
             report.healthy = true
             report.checks.append(.init(name: "chimed", ok: true, detail: "\(status.version), pid \(status.processIdentifier), presenting through \(status.presenter), focus \(status.focus ? "on" : "off")"))
             let size = (try? FileManager.default.attributesOfItem(atPath: status.storePath)[.size] as? Int).map { " (\(ByteCountFormatter.string(fromByteCount: Int64($0), countStyle: .file)))" } ?? ""
-            report.checks.append(.init(name: "store", ok: true, detail: "\(status.storePath)\(size): \(status.pending) pending, \(status.delivered) delivered, \(status.apps) apps, \(status.queuedResponses) responses waiting for their apps"))
+            report.checks.append(.init(name: "store", ok: true, detail: "\(status.storePath)\(size): \(status.pending) pending, \(status.delivered) delivered, \(status.apps == 1 ? "1 app" : "\(status.apps) apps"), \(status.queuedResponses == 1 ? "1 response" : "\(status.queuedResponses) responses") waiting for their apps"))
             if let quarantined = status.quarantined {
                 report.checks.append(.init(
                     name: "damaged records", ok: false,
