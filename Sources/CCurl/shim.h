@@ -1,4 +1,7 @@
 #include <curl/curl.h>
+// The event loop that drives a multi handle: Swift's Glibc module leaves these out.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: one typed wrapper per
 // argument type.
@@ -13,3 +16,16 @@ static inline CURLcode chime_curl_setopt_header(CURL *c, chime_curl_data_callbac
 typedef int (*chime_curl_progress_callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t);
 static inline CURLcode chime_curl_setopt_progress(CURL *c, chime_curl_progress_callback f) { return curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, f); }
 static inline CURLcode chime_curl_getinfo_long(CURL *c, CURLINFO i, long *v) { return curl_easy_getinfo(c, i, v); }
+
+// curl_multi_setopt is variadic too: the callbacks a multi handle driven by its owner's own event loop
+// needs (curl_multi_socket_action), each with its context pointer.
+typedef int (*chime_curl_socket_callback)(CURL *, curl_socket_t, int, void *, void *);
+typedef int (*chime_curl_timer_callback)(CURLM *, long, void *);
+static inline CURLMcode chime_curl_multi_setopt_socket(CURLM *m, chime_curl_socket_callback f, void *context) {
+    CURLMcode code = curl_multi_setopt(m, CURLMOPT_SOCKETFUNCTION, f);
+    return code != CURLM_OK ? code : curl_multi_setopt(m, CURLMOPT_SOCKETDATA, context);
+}
+static inline CURLMcode chime_curl_multi_setopt_timer(CURLM *m, chime_curl_timer_callback f, void *context) {
+    CURLMcode code = curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, f);
+    return code != CURLM_OK ? code : curl_multi_setopt(m, CURLMOPT_TIMERDATA, context);
+}
