@@ -79,7 +79,7 @@ public struct AddCommand: Equatable {
 
         CONTENT:
           <title> [<body>]          The title and the body, as notify-send takes them.
-          --title <text>            The title.
+          -t, --title <text>        The title.
           --subtitle <text>         The subtitle.
           --body <text>             The body; - reads it from standard input.
           --sound <name>            `default`, or a sound file of the app.
@@ -87,7 +87,7 @@ public struct AddCommand: Equatable {
           --volume <0-1>            The critical sound's volume (default: 1).
           --badge <n>               Set the app's badge to n (0 clears it).
           --thread <id>             Group with notifications of the same thread.
-          --category <id>           The app's category, which gives the buttons.
+          -c, --category <id>       The app's category, which gives the buttons.
           --attach <file>           Attach an image, sound or movie (repeatable). A copy goes to the
                                     notification center; the file stays where it is.
           --move                    Move the attached files into the notification center instead of
@@ -106,11 +106,11 @@ public struct AddCommand: Equatable {
           --time-zone <id>          Pin --calendar to an IANA zone (default: follow the user's zone).
 
         OPTIONS:
-          --app <id>                The app the notification belongs to (default: \(defaultApp)).
+          -a, --app <id>            The app the notification belongs to (default: \(defaultApp)).
           --id <id>                 The request identifier; the same one replaces a pending request
                                     (default: a new one).
           --json                    Print JSON for scripts.
-          --wait                    Stay until the user responds, then print the response: the action's
+          -w, --wait                Stay until the user responds, then print the response: the action's
                                     identifier (open, dismiss, or the button's), and a typed reply on the
                                     next line. Exit 0 for an action or open, 2 dismissed, 3 removed
                                     without a response, 5 no response within --timeout.
@@ -119,8 +119,11 @@ public struct AddCommand: Equatable {
 
         """
 
+    /// The short options, as notify-send (`-a`, `-c`, `-w`) and ntfy (`-t`) users type them.
+    static let shortOptions = ["-a": "--app", "-t": "--title", "-c": "--category", "-w": "--wait"]
+
     static func parse(_ arguments: [String]) throws(UsageError) -> AddCommand {
-        var reader = ArgumentReader(arguments, command: name)
+        var reader = ArgumentReader(arguments, command: name, shortOptions: shortOptions)
         var command = AddCommand()
         var delay: TimeInterval?
         /// `--at`: an instant (`.at`) or a wall-clock time in the user's zone (`.atLocal`).

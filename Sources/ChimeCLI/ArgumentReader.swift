@@ -1,12 +1,16 @@
-/// Walks a subcommand's arguments: `--option value`, `--option=value` and `--flag`.
+/// Walks a subcommand's arguments: `--option value`, `--option=value`, `--flag`, and the short forms a
+/// command has (`-a value` for `--app value`).
 struct ArgumentReader {
     private var remaining: [String]
     private var afterSeparator = false
     let command: String
+    /// Short options and the long ones they stand for.
+    let shortOptions: [String: String]
 
-    init(_ arguments: [String], command: String) {
+    init(_ arguments: [String], command: String, shortOptions: [String: String] = [:]) {
         remaining = arguments
         self.command = command
+        self.shortOptions = shortOptions
     }
 
     /// The next option's name and its inline value (`--count=5`), or `nil` when all are read.
@@ -26,6 +30,7 @@ struct ArgumentReader {
             afterSeparator = true
             return try nextArgument()
         }
+        if let long = shortOptions[argument] { return ((long, nil), nil) }
         if let equals = argument.firstIndex(of: "=") {
             return ((String(argument[..<equals]), String(argument[argument.index(after: equals)...])), nil)
         }

@@ -32,6 +32,23 @@ struct AddCommandTests {
         #expect(throws: UsageError.self) { try AddCommand.parse(["--unknown", "x"]) }
     }
 
+    /// The short options notify-send (`-a`, `-c`, `-w`) and ntfy (`-t`) users type mean what the long ones do.
+    @Test func shortOptionsAreTheLongOnes() throws {
+        let short = try AddCommand.parse(["-a", "com.example.meetings", "-t", "Lunch?", "-c", "invite", "-w", "Friday at noon"])
+        let long = try AddCommand.parse(["--app", "com.example.meetings", "--title", "Lunch?", "--category", "invite", "--wait", "Friday at noon"])
+        #expect(short == long)
+        #expect(short.appIdentifier == "com.example.meetings" && short.title == "Lunch?" && short.categoryIdentifier == "invite")
+        #expect(short.waits && short.body == "Friday at noon")
+        do {
+            _ = try AddCommand.parse(["-x", "Tea"])
+            Issue.record("an unknown short option was taken")
+        } catch {
+            #expect(error.message.contains("'-x'"), "\(error.message)")
+        }
+        #expect(throws: UsageError.self) { try AddCommand.parse(["Tea", "-t"]) }
+        #expect(AddCommand.helpText.contains("-a, --app <id>") && AddCommand.helpText.contains("-w, --wait"))
+    }
+
     @Test func waitTakesATimeoutAndNoRepeats() throws {
         let waiting = try AddCommand.parse(["Deploy?", "--wait", "--timeout", "2m"])
         #expect(waiting.waits && waiting.waitTimeout == 120)
