@@ -8,11 +8,12 @@ public struct RemoveCommand: Equatable {
     public var identifiers: [String]?
     /// `--delivered`: from the delivered list instead of the pending requests.
     public var delivered = false
+    public var json = false
 
     public static let helpText = """
         OVERVIEW: \(abstract)
 
-        USAGE: chime remove [--app <id>] [--delivered] (<identifier>... | --all)
+        USAGE: chime remove [--app <id>] [--delivered] [--json] (<identifier>... | --all)
 
         An identifier may be given by its start when that is unique (chime remove 3f2a).
 
@@ -20,6 +21,7 @@ public struct RemoveCommand: Equatable {
           --app <id>     The app (default: \(AddCommand.defaultApp)).
           --delivered    Remove delivered notifications (and take them off the screen) instead of pending ones.
           --all          Every one of the app's.
+          --json         Print JSON for scripts: the app, the list and how many were removed.
           -h, --help     Show this help.
 
         """
@@ -28,18 +30,18 @@ public struct RemoveCommand: Equatable {
         var command = RemoveCommand()
         var identifiers: [String] = []
         var all = false
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--app":
-                guard let app = remaining.popFirst(), !app.isEmpty, !app.hasPrefix("--") else {
-                    throw UsageError("missing value for '--app'", command: name)
-                }
-                command.appIdentifier = app
+        var reader = ArgumentReader(arguments, command: name)
+        while let next = try reader.nextArgument() {
+            guard let (option, inline) = next.option else {
+                identifiers.append(next.positional ?? "")
+                continue
+            }
+            switch option {
+            case "--app": command.appIdentifier = try reader.nonEmptyValue(for: option, inline: inline)
             case "--delivered": command.delivered = true
             case "--all": all = true
-            case let option where option.hasPrefix("-"): throw UsageError("unknown option '\(option)'", command: name)
-            default: identifiers.append(argument)
+            case "--json": command.json = true
+            default: throw UsageError("unknown option '\(option)'", command: name)
             }
         }
         switch (all, identifiers.isEmpty) {

@@ -565,6 +565,13 @@ struct ChimeCommandLineTests {
         #expect(missing.exitCode == .failure)
         #expect(missing.standardOutput.isEmpty)
         #expect(missing.standardError == "chime: error: chime has no pending notification with the id ‘later’ (chime pending --app chime lists them)\n")
+        // For scripts: how many, as JSON; the app may be given as --app=.
+        _ = await chime(["add", "--title", "A", "--in", "1h", "--id", "a"], home)
+        _ = await chime(["add", "--title", "B", "--in", "1h", "--id", "b"], home)
+        let json = await chime(["remove", "--app=chime", "--all", "--json"], home)
+        #expect(json.exitCode == .success, "\(json.standardError)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        #expect(object?["app"] as? String == "chime" && object?["list"] as? String == "pending" && object?["removed"] as? Int == 2, "\(json.standardOutput)")
         let gone = await chime(["remove", "--delivered", "never-shown"], home)
         #expect(gone.exitCode == .failure && gone.standardError.contains("chime has no delivered notification with the id ‘never-shown’"), "\(gone.standardError)")
 

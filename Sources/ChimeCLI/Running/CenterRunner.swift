@@ -129,6 +129,7 @@ struct CenterRunner {
             let named = identifiers.map { "‘\(Output.shown($0))’" }.joined(separator: ", ")
             throw ChimeError(.notificationNotFound, localized(remove.delivered ? "remove.notFoundDelivered" : "remove.notFoundPending", app, named))
         }
+        if remove.json { return Output.json(RemoveOutput(app: remove.appIdentifier, list: remove.delivered ? "delivered" : "pending", removed: removed)) }
         let count = removed == 1 ? localized("count.one") : localized("count.many", String(removed))
         if remove.delivered { return localized("remove.delivered", count, app) + "\n" }
         return (removed == 0 ? localized("remove.nothingPending", app) : localized("remove.pending", count, app)) + "\n"

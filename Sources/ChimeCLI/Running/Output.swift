@@ -160,6 +160,12 @@ struct DeliveredOutput: Encodable {
     var dateLocal: String
 }
 
+struct RemoveOutput: Encodable {
+    var app: String
+    var list: String
+    var removed: Int
+}
+
 struct RespondOutput: Encodable {
     var actionIdentifier: String?
     var launch: String
