@@ -66,7 +66,12 @@ let package = Package(
         // The API served: the rules of the daemon in a transport-neutral NotificationService, and the HTTP
         // server (libmicrohttpd) that maps routes to it, with Server-Sent Events. No store or presenter of
         // its own: the daemon wires those in.
-        .target(name: "ChimeServer", dependencies: ["CMHD", "ChimeAPI", "ChimeEngine", "ChimeCore"]),
+        .target(
+            name: "ChimeServer", dependencies: ["CMHD", "ChimeAPI", "ChimeEngine", "ChimeCore"],
+            resources: [
+                .embedInCode("Web/Resources/index.html"), .embedInCode("Web/Resources/center.js"), .embedInCode("Web/Resources/center.css"),
+                .embedInCode("Web/Resources/icon.svg"),
+            ]),
         // A client of chimed for the CLI and for apps in client mode, on libcurl: HTTP over the Unix socket,
         // events from SSE. No engine, no SQLite, no D-Bus.
         .target(name: "ChimeClient", dependencies: ["CCurl", "ChimeAPI", "ChimeCore"]),
@@ -132,7 +137,7 @@ let package = Package(
         .target(
             name: "ChimeTestSupport", dependencies: ["ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeCore"],
             path: "Tests/ChimeTestSupport",
-            exclude: ["fake_notification_server.py"]),
+            exclude: ["fake_notification_server.py", "web_browser.py"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
         .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting", "ChimeTestSupport"]),
         // Swift 5 mode: the seeds' iOS code is Swift 5 code, as most iOS apps are, and must compile as written

@@ -17,6 +17,7 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
     case allDelivered, delivered, removeDelivered, removeOneDelivered
     case respond
     case appEvents, answerQuestion, queuedResponses, acknowledgeResponse
+    case webLogin
 
     public var method: HTTPMethod {
         switch self {
@@ -24,7 +25,7 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
             .appEvents, .queuedResponses:
             .get
         case .setFocus, .registerApp, .decideAuthorization, .updateSettings, .setCategories, .badge, .replacePending: .put
-        case .requestAuthorization, .addPending, .respond, .answerQuestion, .acknowledgeResponse: .post
+        case .requestAuthorization, .addPending, .respond, .answerQuestion, .acknowledgeResponse, .webLogin: .post
         case .removePending, .removeOnePending, .removeDelivered, .removeOneDelivered: .delete
         }
     }
@@ -53,6 +54,7 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
         case .answerQuestion: "/v1/apps/{app}/questions/{question}"
         case .queuedResponses: "/v1/apps/{app}/responses"
         case .acknowledgeResponse: "/v1/apps/{app}/responses/{delivery}/acknowledgment"
+        case .webLogin: "/v1/web/login"
         }
     }
 

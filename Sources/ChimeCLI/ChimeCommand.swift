@@ -19,6 +19,7 @@ public enum ChimeCommand: Equatable {
     case watch(WatchCommand)
     case show(ShowCommand)
     case responses(ResponsesCommand)
+    case web(WebCommand)
     case completions(CompletionsCommand)
     case doctor(DoctorCommand)
 
@@ -46,6 +47,7 @@ public enum ChimeCommand: Equatable {
           apps        List apps, allow or deny them, change their settings.
           focus       Turn Do Not Disturb on or off, or show it.
           watch       Follow deliveries and responses as they happen.
+          web         Open the web notification center in a browser.
           completions Print a shell completion script (bash, zsh or fish).
           doctor      Check the daemon, the desktop's notification server and the store.
           next        List the upcoming fire dates of a trigger.
@@ -58,7 +60,7 @@ public enum ChimeCommand: Equatable {
 
     static let subcommands = [
         AddCommand.name, ListCommand.Kind.pending.rawValue, ListCommand.Kind.delivered.rawValue, ShowCommand.name, RemoveCommand.name,
-        RespondCommand.name, ResponsesCommand.name, CategoriesCommand.name, AppsCommand.name, FocusCommand.name, WatchCommand.name, DoctorCommand.name, NextCommand.name,
+        RespondCommand.name, ResponsesCommand.name, CategoriesCommand.name, AppsCommand.name, FocusCommand.name, WatchCommand.name, WebCommand.name, DoctorCommand.name, NextCommand.name,
         CompletionsCommand.name,
     ]
 
@@ -95,6 +97,7 @@ public enum ChimeCommand: Equatable {
         case WatchCommand.name: .watch(try WatchCommand.parse(rest))
         case ShowCommand.name: .show(try ShowCommand.parse(rest))
         case ResponsesCommand.name: .responses(try ResponsesCommand.parse(rest))
+        case WebCommand.name: .web(try WebCommand.parse(rest))
         case CompletionsCommand.name: .completions(try CompletionsCommand.parse(rest))
         default: .doctor(try DoctorCommand.parse(rest))
         }
@@ -114,6 +117,7 @@ public enum ChimeCommand: Equatable {
         case WatchCommand.name: WatchCommand.helpText
         case ShowCommand.name: ShowCommand.helpText
         case ResponsesCommand.name: ResponsesCommand.helpText
+        case WebCommand.name: WebCommand.helpText
         case CompletionsCommand.name: CompletionsCommand.helpText
         case DoctorCommand.name: DoctorCommand.helpText
         default: helpText

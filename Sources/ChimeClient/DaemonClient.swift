@@ -270,6 +270,11 @@ public final class DaemonClient: Sendable {
         let _: Empty? = try? await call(.answerQuestion, [event.app, String(event.question)], body: QuestionAnswer(options: options))
     }
 
+    /// A one-time link into the web notification center.
+    public func webLogin() async throws -> WebLogin {
+        try await call(.webLogin, [])
+    }
+
     // MARK: Wire
 
     /// Sends one request to `route` with `parameters` for its path, and decodes its answer.

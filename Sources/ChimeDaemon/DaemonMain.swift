@@ -131,7 +131,7 @@ public enum DaemonMain {
         if let http = configuration.http {
             let socket = try ListeningSocket.tcp(host: http.host, port: http.port)
             let port = socket.port ?? http.port
-            handler.allowHosts(["\(http.host):\(port)", "localhost:\(port)"])
+            handler.allowHosts(["\(http.host):\(port)", "localhost:\(port)"], webOrigin: "http://\(http.host):\(port)")
             tcpServer = try HTTPServer(listening: socket, configuration: server, handler: handler, log: log)
             address = "\(http.host):\(port)"
             service.setHTTPAddress(address)

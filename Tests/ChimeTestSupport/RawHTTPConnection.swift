@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +12,11 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one test
         public let status: Int
         public let headers: [String: String]
         public let body: [UInt8]
+        /// Every header line in order, repeated names too (`Set-Cookie`); names in lower case.
+        public var headerLines: [(name: String, value: String)] = []
         public var text: String { String(decoding: body, as: UTF8.self) }
+
+        public func values(of name: String) -> [String] { headerLines.filter { $0.name == name }.map(\.value) }
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -109,9 +113,12 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one test
         let statusLine = lines.removeFirst()
         let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
         var headers: [String: String] = [:]
+        var headerLines: [(name: String, value: String)] = []
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = line[..<colon].lowercased(), value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = value
+            headerLines.append((name, value))
         }
         var body: [UInt8] = []
         if let length = headers["content-length"].flatMap(Int.init) {
@@ -133,7 +140,7 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one test
                 if size == 0 { break }
             }
         }
-        return Answer(status: status, headers: headers, body: body)
+        return Answer(status: status, headers: headers, body: body, headerLines: headerLines)
     }
 
     /// Reads whatever arrives within `seconds` (an event stream's first bytes, say).

@@ -1,4 +1,5 @@
 public import ChimeCore
+public import Foundation
 
 // Bodies of the app routes: the registry, authorization, settings, categories, badge.
 
@@ -148,5 +149,17 @@ public struct StatusResult: Codable, Sendable, Hashable {
         self.queuedResponses = queuedResponses
         self.focus = focus
         self.eventStreams = eventStreams
+    }
+}
+
+/// A one-time link into the web notification center (`chime web`): opened once within `expiresAt`, it
+/// gives that browser a session.
+public struct WebLogin: Codable, Sendable, Hashable {
+    public var url: String
+    public var expiresAt: Date
+
+    public init(url: String, expiresAt: Date) {
+        self.url = url
+        self.expiresAt = expiresAt
     }
 }

@@ -36,6 +36,7 @@ struct CenterRunner {
         // Still English throughout, so its labels and times do not mix two languages.
         case .show(let show): try await CLIText.inEnglish { try await run(show) }
         case .responses(let responses): try await run(responses)
+        case .web(let web): try await run(web)
         case .help, .version, .next, .doctor, .completions: ""
         }
     }

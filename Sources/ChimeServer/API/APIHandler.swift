@@ -22,6 +22,8 @@ public final class APIHandler: HTTPHandler {
         public var hosts: Set<String>
         /// Where client processes are looked up to tell sandboxed apps (`/proc`).
         public var procRoot: String
+        /// The web center's address (`http://127.0.0.1:PORT`), once the TCP listener is bound.
+        public var webOrigin: String?
 
         public init(token: String, userID: UInt32, hosts: Set<String>, procRoot: String = "/proc") {
             self.token = token
@@ -33,6 +35,8 @@ public final class APIHandler: HTTPHandler {
 
     let service: NotificationService
     let access: Mutex<Access>
+    /// The browsers let in through `chime web`.
+    let webSessions = WebSessions()
     let log: any EngineLog
     /// The status as encoded last, so the busiest route answers without encoding.
     private let encodedStatus = Mutex<(status: StatusResult, bytes: [UInt8])?>(nil)
@@ -43,9 +47,12 @@ public final class APIHandler: HTTPHandler {
         self.log = log
     }
 
-    /// The TCP listener's `Host` values, once it is bound.
-    public func allowHosts(_ hosts: Set<String>) {
-        access.withLock { $0.hosts.formUnion(hosts) }
+    /// The TCP listener's `Host` values, once it is bound, and the web center's address on it.
+    public func allowHosts(_ hosts: Set<String>, webOrigin: String? = nil) {
+        access.withLock { access in
+            access.hosts.formUnion(hosts)
+            if let webOrigin { access.webOrigin = webOrigin }
+        }
     }
 
     // MARK: HTTPHandler
@@ -62,6 +69,12 @@ public final class APIHandler: HTTPHandler {
         case .tcp:
             guard let host = head.headers["host"]?.lowercased(), access.hosts.contains(host) else {
                 return .refuse(errorResponse(APIError(.forbidden, field: "Host", "this server answers only to its loopback address")))
+            }
+            // The web center's files hold no data; the page reads the API with its session.
+            if !head.path.hasPrefix("/v1/") { return .admit(context: WebPages.Request()) }
+            if head.headers["authorization"] == nil, let session = webSessions.session(cookieHeader: head.headers["cookie"]) {
+                if let refusal = Self.pageChangeRefusal(head, session: session, host: host) { return .refuse(errorResponse(refusal)) }
+                return .admit(context: Route.match(method: head.method, path: head.path))
             }
         }
         guard let authorization = head.headers["authorization"], authorization.hasPrefix("Bearer "),
@@ -81,6 +94,19 @@ public final class APIHandler: HTTPHandler {
         return .admit(context: match)
     }
 
+    /// Why a request with the page's session may not change anything: every change carries the
+    /// session's CSRF token, and comes from the center's own origin when the browser names one.
+    static func pageChangeRefusal(_ head: HTTPRequestHead, session: WebSessions.Session, host: String) -> APIError? {
+        guard head.method != "GET", head.method != "HEAD" else { return nil }
+        guard let token = head.headers[WebSessions.csrfHeader], constantTimeEqual(token, session.csrfToken) else {
+            return APIError(.forbidden, field: "X-Chime-CSRF", "a change from the web center carries its session's CSRF token")
+        }
+        if let origin = head.headers["origin"], origin.lowercased() != "http://" + host {
+            return APIError(.forbidden, field: "Origin", "the web center takes changes only from its own pages")
+        }
+        return nil
+    }
+
     public func tooLarge(_ head: HTTPRequestHead, limit: Int) -> HTTPResponse {
         errorResponse(APIError(.payloadTooLarge, "the request body is larger than the \(limit) bytes chimed takes", limit: limit))
     }
@@ -90,6 +116,7 @@ public final class APIHandler: HTTPHandler {
     }
 
     public func answerAtOnce(_ request: HTTPRequest) -> HTTPResponse? {
+        if request.context is WebPages.Request { return WebPages.answer(request.head, sessions: webSessions) }
         guard case .route(let route, _) = Self.match(request) else { return nil }
         switch route {
         case .openAPI:
@@ -197,6 +224,13 @@ public final class APIHandler: HTTPHandler {
             return json(try await service.removeDelivered(try request.app, RemoveSelection(identifiers: [try request.parameter("id")])))
         case .respond:
             return json(try await service.respond(try request.app, notification: try request.parameter("id"), action: try request.body(WireUserAction.self)))
+        case .webLogin:
+            guard let origin = access.withLock({ $0.webOrigin }) else {
+                throw APIError(.unavailable, "chimed serves no loopback address (it was started with --http none), and the web center needs one")
+            }
+            let code = webSessions.newCode()
+            let lifetime = TimeInterval(WebSessions.codeLifetime.components.seconds)
+            return json(WebLogin(url: origin + "/login?code=" + code, expiresAt: Date().addingTimeInterval(lifetime)))
         case .appEvents:
             let subscription = try await service.openAppStream(
                 try request.app, foreground: try request.flag("foreground"), decidesResponses: try request.flag("decides"),
