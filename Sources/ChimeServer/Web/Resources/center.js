@@ -189,7 +189,7 @@ function renderNotification(app, notification, categories) {
   }
   buttons.push(element("button", { type: "button", class: "quiet", "data-action": "open", onclick: () => respond(app, identifier, { kind: "open" }) }, t("open")));
   buttons.push(element("button", { type: "button", class: "quiet", "data-action": "dismiss", "aria-label": `${t("dismiss")}: ${title}`, onclick: () => respond(app, identifier, { kind: "dismiss" }) }, t("dismiss")));
-  const levelLabel = level === "critical" ? t("critical") : level === "timeSensitive" ? t("timeSensitive") : null;
+  const levelLabel = level === "critical" ? t("critical") : level === "time-sensitive" ? t("timeSensitive") : null;
   return element("li", {
     class: `notification ${level}`, "data-app": app, "data-id": identifier, "aria-label": title,
   },
