@@ -65,6 +65,6 @@ public enum MessageTables {
 
     /// The keys of a table.
     public static func keys(of bytes: [UInt8]) -> Set<String> {
-        Set(parse(bytes)?.entries.keys ?? [:].keys)
+        Set(parse(bytes)?.entries.keys.map(\.self) ?? [])
     }
 }

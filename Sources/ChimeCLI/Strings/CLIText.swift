@@ -30,5 +30,5 @@ enum CLIText {
 
 /// The message `key` in the invocation's language, arguments filling `%1$@`, `%2$@` …
 func localized(_ key: String, _ arguments: String...) -> String {
-    CLIText.current.localizer.resolve(.localized(key: key, arguments: arguments), preferredLanguages: CLIText.current.languages)
+    CLIText.current.text(key, arguments)
 }

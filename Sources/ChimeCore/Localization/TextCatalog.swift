@@ -26,6 +26,11 @@ public struct TextCatalog: Sendable {
     }
 
     public func callAsFunction(_ key: String, _ arguments: String...) -> String {
+        text(key, arguments)
+    }
+
+    /// The message `key` with `arguments`, for callers that pass their own variadic arguments on.
+    public func text(_ key: String, _ arguments: [String]) -> String {
         localizer.resolve(.localized(key: key, arguments: arguments), preferredLanguages: languages)
     }
 }
