@@ -62,16 +62,18 @@ let package = Package(
         // headers with wrappers for what Swift cannot call, nothing else.
         .systemLibrary(name: "CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The system OpenSSL's libcrypto (libssl-dev): HMAC for the web center's signed attachment links.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // The API served: the rules of the daemon in a transport-neutral NotificationService, and the HTTP
         // server (libmicrohttpd) that maps routes to it, with Server-Sent Events. No store or presenter of
         // its own: the daemon wires those in.
         .target(
-            name: "ChimeServer", dependencies: ["CMHD", "ChimeAPI", "ChimeEngine", "ChimeCore"],
+            name: "ChimeServer", dependencies: ["CMHD", "COpenSSL", "ChimeAPI", "ChimeEngine", "ChimeCore"],
             resources: [
-                .embedInCode("Web/Resources/index.html"), .embedInCode("Web/Resources/center.js"), .embedInCode("Web/Resources/center.css"),
-                .embedInCode("Web/Resources/icon.svg"),
-            ]),
+                "index.html", "center.css", "icon.svg", "main.js", "api.js", "texts.js", "dom.js", "center.js", "scheduled.js", "triggers.js",
+                "settings.js", "badges.js", "browser-notifications.js",
+            ].map { .embedInCode("Web/Resources/\($0)") }),
         // A client of chimed for the CLI and for apps in client mode, on libcurl: HTTP over the Unix socket,
         // events from SSE. No engine, no SQLite, no D-Bus.
         .target(name: "ChimeClient", dependencies: ["CCurl", "ChimeAPI", "ChimeCore"]),

@@ -8,8 +8,8 @@ public import Foundation
 ///   connected (responses reach it live; with `foreground=true` it is asked how to present). Responses it
 ///   has not acknowledged are sent again, oldest first, each time it opens the stream.
 /// - `GET /v1/events` — every app's list changes and the user's responses, for pages and `chime watch`:
-///   `delivered`, `deliveredRemoved`, `pendingChanged`, `responded`, and `reset` when a resumed stream
-///   missed more than the daemon kept (reload the lists).
+///   `delivered`, `deliveredRemoved`, `pendingChanged`, `responded`, `appChanged`, `focusChanged`, and
+///   `reset` when a resumed stream missed more than the daemon kept (reload the lists).
 ///
 /// Every event has an `id`; a client that reconnects sends the last one as `Last-Event-ID` and gets what it
 /// missed, as far as the daemon still holds it.
@@ -28,6 +28,11 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// The user responded to a notification (a button, a reply, open, dismiss), on the desktop or through
     /// the API.
     case responded
+    /// Something the user sees of an app changed: its settings or authorization, a permission question
+    /// put or withdrawn, its badge, its categories, its registry entry. Read the app again.
+    case appChanged
+    /// The focus switch, the desktop's Do Not Disturb or the session's lock changed (`FocusState`).
+    case focusChanged
     /// The stream could not resume where the client left off: reload whatever it shows.
     case reset
     /// The last event of an app's stream: another connection of the same app opened its stream, and
@@ -166,6 +171,12 @@ public struct PendingChangedEvent: Codable, Sendable, Hashable {
         self.removed = removed
         self.removedAll = removedAll
     }
+}
+
+/// `appChanged`: which app to read again (`GET /v1/apps/{app}`).
+public struct AppChangedEvent: Codable, Sendable, Hashable {
+    public var app: String
+    public init(app: String) { self.app = app }
 }
 
 /// Sent instead of what a resumed stream missed, when the daemon no longer holds it.

@@ -15,6 +15,7 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
     case badge
     case allPending, pending, addPending, replacePending, removePending, removeOnePending
     case allDelivered, delivered, removeDelivered, removeOneDelivered
+    case center
     case respond
     case appEvents, answerQuestion, queuedResponses, acknowledgeResponse
     case webLogin
@@ -22,7 +23,7 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
     public var method: HTTPMethod {
         switch self {
         case .status, .openAPI, .events, .focus, .apps, .app, .settings, .categories, .allPending, .pending, .allDelivered, .delivered,
-            .appEvents, .queuedResponses:
+            .center, .appEvents, .queuedResponses:
             .get
         case .setFocus, .registerApp, .decideAuthorization, .updateSettings, .setCategories, .badge, .replacePending: .put
         case .requestAuthorization, .addPending, .respond, .answerQuestion, .acknowledgeResponse, .webLogin: .post
@@ -49,6 +50,7 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
         case .allDelivered: "/v1/delivered"
         case .delivered, .removeDelivered: "/v1/apps/{app}/delivered"
         case .removeOneDelivered: "/v1/apps/{app}/delivered/{id}"
+        case .center: "/v1/center"
         case .respond: "/v1/apps/{app}/delivered/{id}/response"
         case .appEvents: "/v1/apps/{app}/events"
         case .answerQuestion: "/v1/apps/{app}/questions/{question}"

@@ -22,6 +22,7 @@ public enum AppsCommand: Equatable {
         case alertStyle(AlertStyle)
         case critical(Bool)
         case timeSensitive(Bool)
+        case grouping(NotificationGrouping)
     }
 
     public static let name = "apps"
@@ -41,6 +42,7 @@ public enum AppsCommand: Equatable {
           --sound on|off   --badge on|off   --alerts on|off   --lock-screen on|off   --list on|off
           --style banner|alert|none               Banners that go away, alerts that stay, or neither.
           --critical on|off   --time-sensitive on|off
+          --grouping automatic|by-app|off         Stacks in the list: by thread, one per app, or none.
 
         REGISTER:
           --name <name>        The name notifications show.
@@ -134,6 +136,13 @@ public enum AppsCommand: Equatable {
             case "none": return .alertStyle(.none)
             default: throw UsageError("--style takes banner, alert or none, not '\(value)'", command: name)
             }
+        case "--grouping":
+            switch value {
+            case "automatic": return .grouping(.automatic)
+            case "by-app": return .grouping(.byApp)
+            case "off": return .grouping(.off)
+            default: throw UsageError("--grouping takes automatic, by-app or off, not '\(value)'", command: name)
+            }
         case "--sound": return .sound(try onOff())
         case "--badge": return .badge(try onOff())
         case "--alerts": return .alert(try onOff())
@@ -169,6 +178,7 @@ extension AppsCommand.SettingChange {
         case .notificationCenter(let on): try set(&settings.notificationCenterSetting, on, "the notification list")
         case .critical(let on): settings.criticalAlertSetting = on ? .enabled : .disabled
         case .timeSensitive(let on): try set(&settings.timeSensitiveSetting, on, "time-sensitive notifications")
+        case .grouping(let grouping): settings.groupingSetting = grouping
         }
     }
 }

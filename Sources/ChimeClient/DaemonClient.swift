@@ -203,11 +203,13 @@ public final class DaemonClient: Sendable {
         return result.added
     }
 
-    /// One page of the pending requests of `app` (default: this client's app), or of every app with `all`.
-    public func pendingPage(app: String? = nil, all: Bool = false, cursor: String? = nil, limit: Int = Page<PendingItem>.defaultLimit) async throws
-        -> Page<PendingItem>
-    {
-        let query = Self.pageQuery(cursor: cursor, limit: limit)
+    /// One page of the pending requests of `app` (default: this client's app), or of every app with `all`;
+    /// with each one's next `upcoming` fire dates when more than 0.
+    public func pendingPage(
+        app: String? = nil, all: Bool = false, cursor: String? = nil, limit: Int = Page<PendingItem>.defaultLimit, upcoming: Int = 0
+    ) async throws -> Page<PendingItem> {
+        var query = Self.pageQuery(cursor: cursor, limit: limit)
+        if upcoming > 0 { query.append(("upcoming", String(upcoming))) }
         if all || (app == nil && appIdentifier == nil) { return try await call(.allPending, [], query: query) }
         return try await call(.pending, [try self.app(app)], query: query)
     }
@@ -236,6 +238,11 @@ public final class DaemonClient: Sendable {
 
     public func deliveredNotifications(app: String? = nil, all: Bool = false) async throws -> [DeliveredItem] {
         try await everyPage { cursor in try await self.deliveredPage(app: app, all: all, cursor: cursor, limit: Page<DeliveredItem>.limits.upperBound) }
+    }
+
+    /// One page of the notification center: every app's delivered notifications as the list shows them now.
+    public func centerPage(cursor: String? = nil, limit: Int = Page<DeliveredItem>.defaultLimit) async throws -> CenterPage {
+        try await call(.center, [], query: Self.pageQuery(cursor: cursor, limit: limit))
     }
 
     /// Removes these delivered notifications, or all of the app's when `identifiers` is `nil`; returns how

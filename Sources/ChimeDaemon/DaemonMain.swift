@@ -74,20 +74,22 @@ public enum DaemonMain {
         let desktop = await desktopPresenter(configuration, registry: registry, sink: sink, log: log)
         let listEvents = ListEventsPresenter(events: events) { sink.listsChanged() }
         let presenter = PresenterFanOut([desktop ?? LogPresenter(log: log), listEvents])
-        let authorization: any AuthorizationResolver = desktop ?? configuration.authorization.resolver
+        // Whoever asks the user, every open question is also listed for the web center and the CLI.
+        let questions = AuthorizationQuestions(asking: desktop ?? configuration.authorization.resolver, events: events)
 
         var engineConfiguration = EngineConfiguration()
         engineConfiguration.attachmentsDirectory = paths.attachmentsDirectory
         // The service bounds a connected app's answer itself (and says so); the engine's bound only backs it up.
         engineConfiguration.willPresentTimeout = Double(configuration.presentationTimeout.components.seconds) + 1
         let engine = NotificationEngine(
-            store: store, clock: SystemClock(), presenter: presenter, authorization: authorization, log: log, configuration: engineConfiguration)
+            store: store, clock: SystemClock(), presenter: presenter, authorization: questions, log: log, configuration: engineConfiguration)
 
         var serviceConfiguration = NotificationService.Configuration()
         serviceConfiguration.presentationTimeout = configuration.presentationTimeout
         serviceConfiguration.responseDecisionTimeout = configuration.responseDecisionTimeout
         let identity = NotificationService.Identity(
             storePath: paths.storeFile.path, socketPath: paths.socketFile.path, httpAddress: nil, presenter: desktop == nil ? "log" : "desktop",
+            authorization: desktop == nil ? configuration.authorization.rawValue : "desktop",
             notificationServer: {
                 await desktop?.notificationServer().map {
                     StatusResult.Server(name: $0.name, vendor: $0.vendor, version: $0.version, capabilities: $0.capabilities)
@@ -95,7 +97,7 @@ public enum DaemonMain {
             })
         let service = NotificationService(
             engine: engine, store: store, registry: registry, queue: queue, events: events, launcher: AppLauncher(log: log), identity: identity,
-            log: log, configuration: serviceConfiguration)
+            log: log, permissionQuestions: questions, configuration: serviceConfiguration)
         sink.attach(service)
         await service.applyEnvironment()
 
@@ -135,6 +137,7 @@ public enum DaemonMain {
             tcpServer = try HTTPServer(listening: socket, configuration: server, handler: handler, log: log)
             address = "\(http.host):\(port)"
             service.setHTTPAddress(address)
+            sink.webLinks { fragment in handler.webLoginURL(fragment: fragment) }
             try DurableFile.replace(paths.httpAddressFile, with: Data("http://\(address)\n".utf8), mode: 0o600)
         }
         let heartbeat = Task {
@@ -248,6 +251,11 @@ final class ServiceLink: Sendable {
 
     func replies(_ prompt: ReplyPrompt) {
         self.prompt.withLock { $0 = prompt }
+    }
+
+    /// The web center's links, once it is served: the reply prompt opens it at the reply box.
+    func webLinks(_ link: @escaping @Sendable (String) -> String?) {
+        prompt.withLock { $0?.webLink = link }
     }
 
     /// The server cannot take a typed reply: the prompt asks for it.

@@ -1,12 +1,14 @@
 import ChimeCore
+import ChimeServer
 public import ChimeEngine
 import Foundation
 
 /// The presenter without a desktop (no notification server answers, or `--presenter log`): the log is
 /// where a person sees the notification — chimed's terminal when it runs in one, the journal under
 /// systemd (`journalctl --user -u chimed`) — so each one is a line with its text as the user would read
-/// it (the previews rule applied), e.g.
-/// `presented com.example.alarm/wake — “Wake up” — Time to get up`.
+/// it (the previews rule applied), then how it came: its level when above active, whether it played a
+/// sound, whether it only went quietly to the list, e.g.
+/// `presented com.example.alarm/wake — “Wake up” — Time to get up [Snooze] (time-sensitive, with sound)`.
 public struct LogPresenter: NotificationPresenter {
     let log: DaemonLog
 
@@ -24,7 +26,16 @@ public struct LogPresenter: NotificationPresenter {
         for part in text { line += " — \(part)" }
         let actions = presentation.actions.map(\.title)
         if !actions.isEmpty { line += " [\(actions.joined(separator: " | "))]" }
-        if !presentation.destinations.contains(.banner) { line += " (quietly: in the list only)" }
+        var how: [String] = []
+        switch presentation.interruptionLevel {
+        case .critical: how.append("critical")
+        case .timeSensitive: how.append("time-sensitive")
+        case .active, .passive: break
+        }
+        if presentation.brokeThroughFocus { how.append("through the focus") }
+        if let sound = presentation.sound { how.append(sound.isCritical ? "with the critical sound" : "with sound") }
+        if !presentation.destinations.contains(.banner) { how.append("quietly: in the list only") }
+        if !how.isEmpty { line += " (\(how.joined(separator: ", ")))" }
         return line
     }
 
@@ -39,7 +50,7 @@ public struct LogPresenter: NotificationPresenter {
 
 /// The authorization policy without a desktop to ask on (`--authorization`).
 public enum HeadlessAuthorization: String, Sendable, CaseIterable {
-    /// Nobody can answer now: the app stays undecided until the user runs `chime apps allow|deny`.
+    /// The question waits for the user, who answers it in the web center or with `chime apps allow|deny`.
     case ask
     case allow
     case deny
@@ -48,11 +59,7 @@ public enum HeadlessAuthorization: String, Sendable, CaseIterable {
         switch self {
         case .allow: FixedAuthorization.allowAll
         case .deny: FixedAuthorization.denyAll
-        case .ask: Undecided()
+        case .ask: WaitForTheUser()
         }
-    }
-
-    struct Undecided: AuthorizationResolver {
-        func decide(appIdentifier: String, options: AuthorizationOptions) async -> Bool? { nil }
     }
 }

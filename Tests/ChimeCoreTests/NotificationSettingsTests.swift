@@ -90,7 +90,7 @@ import Testing
             {"alertSetting":"enabled","alertStyle":"banner","announcementSetting":"notSupported",\
             "authorizationStatus":"authorized","badgeSetting":"notSupported","carPlaySetting":"notSupported",\
             "criticalAlertSetting":"notSupported","directMessagesSetting":"notSupported",\
-            "lockScreenSetting":"enabled","notificationCenterSetting":"enabled",\
+            "groupingSetting":"automatic","lockScreenSetting":"enabled","notificationCenterSetting":"enabled",\
             "providesAppNotificationSettings":false,"scheduledDeliverySetting":"disabled",\
             "showPreviewsSetting":"whenAuthenticated","soundSetting":"enabled","timeSensitiveSetting":"enabled"}
             """)

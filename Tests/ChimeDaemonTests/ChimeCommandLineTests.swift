@@ -290,22 +290,26 @@ struct ChimeCommandLineTests {
         #expect(await again.terminate() == 0)
     }
 
-    /// Without a desktop nobody can be asked: the first add of a new app says so and how to allow it,
-    /// rather than "not allowed"; allowed from the command line, the same add goes through.
-    @Test func aNewAppWithNobodyToAskSaysHowToAllowIt() async throws {
+    /// Without a desktop and with `--authorization ask`, the first add of a new app waits for the user and
+    /// says where to answer (the web center, or another terminal); allowed there, the add goes through.
+    @Test func aNewAppWithoutADesktopWaitsForTheUsersAnswer() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start(["--authorization", "ask"])
         let notes = LineCollector()
-        let refused = await ChimeMain.run(
-            ["add", "--app", "com.example.new", "--title", "Hi"], now: Date(), currentTimeZone: TimeZone(identifier: "Asia/Seoul")!,
-            paths: home.paths, note: notes.add)
-        #expect(refused.exitCode == .failure)
+        let adding = Task {
+            await ChimeMain.run(
+                ["add", "--app", "com.example.new", "--title", "Hi"], now: Date(), currentTimeZone: TimeZone(identifier: "Asia/Seoul")!,
+                paths: home.paths, note: notes.add)
+        }
+        try await eventually("the add to say it waits") { notes.text.contains("waiting for your answer") }
         #expect(
-            refused.standardError
-                == "chime: error: com.example.new was never allowed to notify: there is no desktop to ask on; allow it with 'chime apps allow com.example.new'\n")
-        #expect(notes.text.isEmpty, "nothing to wait for without a desktop")
+            notes.text.hasPrefix(
+                "chime: waiting for your answer: may com.example.new show notifications? Answer it in the web center ('chime web'), "
+                    + "or run 'chime apps allow com.example.new' (or deny) in another terminal."), "\(notes.text)")
+        let listed = await chime(["apps", "list", "--json"], home).standardOutput
+        #expect(listed.contains(#""authorizationQuestion""#), "the question is listed while it waits: \(listed)")
         #expect(await chime(["apps", "allow", "com.example.new"], home).exitCode == .success)
-        let added = await chime(["add", "--app", "com.example.new", "--title", "Hi"], home)
+        let added = await adding.value
         #expect(added.exitCode == .success, "\(added.standardError)")
         #expect(await daemon.terminate() == 0)
     }

@@ -62,22 +62,39 @@ struct DaemonDesktopTests {
         await bus.stop()
     }
 
+    /// Where a typed reply is collected when the server has no inline reply.
+    enum ReplyDoor: String, CaseIterable, CustomStringConvertible {
+        /// The web center in the user's browser, at the notification's reply box.
+        case page
+        /// No browser opens: the desktop's entry dialog.
+        case dialog
+        /// Neither: a notice saying how to reply from a terminal.
+        case notice
+        var description: String { rawValue }
+    }
+
     /// The server has no inline reply (as dunst, mako and GNOME Shell): pressing the reply button opens
-    /// the desktop's entry dialog (zenity, here a stand-in on PATH that answers "Dentist"), and what was
-    /// typed reaches the app as its response. Without a dialog, a notice on screen says how to reply.
-    @Test(arguments: [true, false])
-    func aReplyIsTypedInADialogWhereTheServerHasNoInlineReply(hasDialog: Bool) async throws {
+    /// the web center at that notification's reply box (through `xdg-open`, here a stand-in on PATH that
+    /// hands the link to the test's real browser); without a browser, the desktop's entry dialog (zenity,
+    /// a stand-in that answers "Dentist"); without either, a notice on screen says how to reply. What was
+    /// typed reaches the app as its response.
+    @Test(arguments: ReplyDoor.allCases)
+    func aReplyIsTypedInThePageOrADialogWhereTheServerHasNoInlineReply(door: ReplyDoor) async throws {
         let bus = try await PrivateBus.start()
         let server = try await FakeNotificationServer.start(on: bus)
         let home = try DaemonHome()
         let tools = home.root.appendingPathComponent("bin", isDirectory: true)
         try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
         let asked = home.root.appendingPathComponent("zenity-arguments").path
-        if hasDialog {
-            let zenity = tools.appendingPathComponent("zenity")
-            try Data("#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(asked)'\necho Dentist\n".utf8).write(to: zenity)
-            #expect(chmod(zenity.path, 0o755) == 0)
+        let opened = home.root.appendingPathComponent("opened-link").path
+        func tool(_ name: String, _ script: String) throws {
+            let file = tools.appendingPathComponent(name)
+            try Data("#!/bin/sh\n\(script)\n".utf8).write(to: file)
+            #expect(chmod(file.path, 0o755) == 0)
         }
+        // xdg-open is always a stand-in: the machine's own would start a browser of its choosing.
+        try tool("xdg-open", door == .page ? "printf '%s' \"$1\" > '\(opened)'" : "exit 3")
+        if door == .dialog { try tool("zenity", "printf '%s\\n' \"$@\" > '\(asked)'\necho Dentist") }
         let daemon = try await home.start(bus: bus, environment: ["PATH": tools.path + ":/usr/bin:/bin"])
 
         let app = try await home.connect(app: "com.example.meetings", subscribe: true)
@@ -92,14 +109,37 @@ struct DaemonDesktopTests {
         let shown = try await server.nextCall("Notify") { $0.summary == "Design review" }
         try await server.invoke(id: shown.id, key: "decline")
 
-        if hasDialog {
-            guard case .response(let event) = try await nextEvent(app) else { Issue.record("no response"); return }
-            #expect(event.response.actionIdentifier == "decline" && event.response.userText == "Dentist")
-            let arguments = try String(contentsOfFile: asked, encoding: .utf8)
-            #expect(arguments == "--entry\n--title\nReply — com.example.meetings\n--text\nDecline with reason (Why?)\n", "\(arguments)")
-        } else {
+        switch door {
+        case .page:
+            try await eventually("the link handed to the browser") { FileManager.default.fileExists(atPath: opened) }
+            let link = try String(contentsOfFile: opened, encoding: .utf8)
+            #expect(link.hasPrefix("http://127.0.0.1:") && link.hasSuffix("#reply/com.example.meetings/review/decline"), "\(link)")
+            let browser = try await WebBrowser()
+            do {
+                try await browser.open(link)
+                // The page opens at the reply box, the keyboard in it: the user just types.
+                try await eventually("the reply box focused") {
+                    try await browser.script("return document.activeElement?.dataset?.action ?? ''") as? String == "decline"
+                }
+                try await browser.keys(["Dentist", "ENTER"])
+            } catch {
+                await browser.quit()
+                throw error
+            }
+            await browser.quit()
+        case .dialog, .notice:
+            break
+        }
+        if door == .notice {
             let notice = try await server.nextCall("Notify") { $0.summary == "Reply to com.example.meetings" }
             #expect(notice.body.contains("chime respond --app 'com.example.meetings' --id 'review' --action 'decline' --text"), "\(notice.body)")
+        } else {
+            guard case .response(let event) = try await nextEvent(app) else { Issue.record("no response"); return }
+            #expect(event.response.actionIdentifier == "decline" && event.response.userText == "Dentist")
+        }
+        if door == .dialog {
+            let arguments = try String(contentsOfFile: asked, encoding: .utf8)
+            #expect(arguments == "--entry\n--title\nReply — com.example.meetings\n--text\nDecline with reason (Why?)\n", "\(arguments)")
         }
         #expect(await daemon.terminate() == 0)
         await server.stop()
@@ -147,8 +187,8 @@ struct DaemonDesktopTests {
         let waiting = try await alarm.errors.take("the waiting notice") { $0.contains("waiting for your answer") }
         #expect(
             waiting
-                == "chime: UserNotifications: waiting for your answer: may com.example.alarm show notifications? Answer the question on your desktop, "
-                + "or run 'chime apps allow com.example.alarm' (or deny) in another terminal")
+                == "chime: UserNotifications: waiting for your answer: may com.example.alarm show notifications? Answer the question on your desktop "
+                + "or in the web center ('chime web'), or run 'chime apps allow com.example.alarm' (or deny) in another terminal")
         #expect(alarm.output.lines.isEmpty, "nothing set before the answer: \(alarm.output.lines)")
         try await server.invoke(id: prompt.id, key: "chime-allow")
         _ = try await alarm.output.take("set") { $0.hasPrefix("Alarm set for ") }

@@ -81,7 +81,7 @@ struct DaemonDunstTests {
             #expect(added, "\(errors)")
             #expect(
                 notes.text.hasPrefix(
-                    "chime: waiting for your answer: may \(Self.app) show notifications? Answer the question on your desktop, or run 'chime apps allow \(Self.app)'"
+                    "chime: waiting for your answer: may \(Self.app) show notifications? Answer the question on your desktop or in the web center ('chime web'), or run 'chime apps allow \(Self.app)'"
                 ), "the command said what it waited for: \(notes.text)")
             #expect(output == "Sent “\(Self.title)” for \(Self.app) (id review): delivered now, shown by dunst.\n")
             // The fake dmenu has answered (the add went on), so the menu it was shown is written.

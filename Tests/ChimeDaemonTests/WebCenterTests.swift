@@ -11,14 +11,11 @@ import Testing
 @Suite("Web notification center", .serialized)
 struct WebCenterTests {
     func chime(_ arguments: [String], _ home: DaemonHome) async -> ChimeMain.Result {
-        await ChimeMain.run(arguments, now: Date(), currentTimeZone: TimeZone(identifier: "Asia/Seoul")!, paths: home.paths)
+        await WebCenterSession.chime(arguments, home)
     }
 
     func loginURL(_ home: DaemonHome) async throws -> String {
-        let web = await chime(["web", "--json"], home)
-        #expect(web.exitCode == .success, "\(web.standardError)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(web.standardOutput.utf8)) as? [String: Any])
-        return try #require(object["url"] as? String)
+        try await WebCenterSession.loginURL(home)
     }
 
     /// The `name=value` of a `Set-Cookie` line, and its attributes in lower case.
@@ -91,6 +88,77 @@ struct WebCenterTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// An image made by ImageMagick (a real PNG the page can show).
+    static func picture(_ path: String, size: String = "96x64") async throws {
+        let convert = try Tool.path("convert", package: "imagemagick")
+        let making = try Subprocess(convert, ["-size", size, "gradient:#3a6ff7-#f7b23a", "png:\(path)"])
+        #expect(await making.exit().status == 0)
+    }
+
+    /// Attachments reach the page at signed, short-lived addresses: the address works without the
+    /// session (an `<img>` is all the page needs) but not with any part changed, and not once the
+    /// notification left the list; the registry's icon is the session's only.
+    @Test func attachmentsAreServedAtSignedAddressesAndIconsOnlyToTheSession() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let port = try #require(home.httpPort)
+        let host = "127.0.0.1:\(port)"
+        func exchange(_ method: String, _ path: String, headers: [String] = []) throws -> RawHTTPConnection.Answer {
+            let raw = try RawHTTPConnection(loopbackPort: port)
+            raw.request(method, path, token: nil, host: host, extraHeaders: headers)
+            return try raw.answer()
+        }
+        let image = home.root.appendingPathComponent("photo.png").path
+        try await Self.picture(image)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: image)))
+        let icon = home.root.appendingPathComponent("icon.png").path
+        try await Self.picture(icon, size: "32x32")
+        #expect(await chime(["apps", "register", "com.example.photos", "--name", "Photos", "--icon", icon], home).exitCode == .success)
+        let added = await chime(["add", "--app", "com.example.photos", "--id", "beach", "--attach", image, "Beach"], home)
+        #expect(added.exitCode == .success, "\(added.standardError)")
+
+        let url = try await loginURL(home)
+        let login = try exchange("GET", String(url.dropFirst("http://\(host)".count)))
+        let cookie = "Cookie: " + login.values(of: "set-cookie").map { String($0.split(separator: ";")[0]) }.joined(separator: "; ")
+        let center = try exchange("GET", "/v1/center", headers: [cookie])
+        #expect(center.status == 200, "\(center.text)")
+        let page = try WireFormat.decoder().decode(CenterPage.self, from: Data(center.body))
+        let item = try #require(page.items.first { $0.identifier == "beach" })
+        let attachment = try #require(item.attachments.first)
+        #expect(attachment.kind == "image" && attachment.mediaType == "image/png" && attachment.size == bytes.count)
+        #expect(attachment.url.hasPrefix("/web/attachments/com.example.photos/beach/") && attachment.url.contains("signature="), "\(attachment.url)")
+        #expect(attachment.expiresAt > Date() && attachment.expiresAt <= Date().addingTimeInterval(601))
+
+        // Without the session, as an <img> loads it: the file itself, never run as anything.
+        let served = try exchange("GET", attachment.url)
+        #expect(served.status == 200 && served.body == bytes)
+        #expect(served.headers["content-type"] == "image/png" && served.headers["x-content-type-options"] == "nosniff")
+        #expect(served.headers["content-security-policy"]?.contains("sandbox") == true)
+        // Any part changed breaks the signature.
+        let signature = String(attachment.url[attachment.url.range(of: "signature=")!.upperBound...])
+        let tampered = [
+            attachment.url.replacingOccurrences(of: "signature=" + signature, with: "signature=" + String(signature.reversed())),
+            attachment.url.replacingOccurrences(of: "/beach/", with: "/other/"),
+            attachment.url.replacingOccurrences(of: "expires=", with: "expires=9"),
+            attachment.url.replacingOccurrences(of: "&signature=" + signature, with: ""),
+            "/web/attachments/com.example.photos/beach/../../../../etc/passwd?expires=9999999999&signature=" + signature,
+        ]
+        for path in tampered {
+            let refused = try exchange("GET", path)
+            #expect(refused.status == 403 && refused.body != bytes, "\(path) answered \(refused.status)")
+        }
+        // The icon: the session's only.
+        #expect(try exchange("GET", "/web/icons/com.example.photos").status == 401)
+        let shownIcon = try exchange("GET", "/web/icons/com.example.photos", headers: [cookie])
+        #expect(shownIcon.status == 200 && shownIcon.headers["content-type"] == "image/png")
+        #expect(try exchange("GET", "/web/icons/com.example.unknown", headers: [cookie]).status == 404)
+
+        // Gone from the list, gone from the web.
+        #expect(await chime(["remove", "--app", "com.example.photos", "--delivered", "beach"], home).exitCode == .success)
+        #expect(try exchange("GET", attachment.url).status == 404)
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func withoutALoopbackAddressChimeWebSaysWhy() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start(["--http", "none"])
@@ -126,92 +194,5 @@ struct WebCenterTests {
         }
         await browser.quit()
         #expect(await daemon.terminate() == 0)
-    }
-
-    static let meetings = """
-        [{"identifier": "invite", "categorySummaryFormat": "%u more invitations",
-          "actions": [{"identifier": "accept", "title": "Accept"},
-                      {"identifier": "decline", "title": "Decline with reason", "options": ["destructive"],
-                       "textInput": {"buttonTitle": "Send", "placeholder": "Why not?"}}]}]
-        """
-
-    /// What a user does on the page: notifications arrive live, stacked by thread under the category's
-    /// summary, in every open tab; a button, a typed reply and opening reach the app as the responses
-    /// the desktop would send.
-    @Test func thePageShowsNotificationsLiveAndAnswersThemForTheApp() async throws {
-        let home = try DaemonHome()
-        let daemon = try await home.start()
-        let app = "com.example.meetings"
-        let file = home.root.appendingPathComponent("meetings.json")
-        try Self.meetings.write(to: file, atomically: true, encoding: .utf8)
-        #expect(await chime(["categories", "set", file.path, "--app", app], home).exitCode == .success)
-        let client = try await DaemonClient.connect(appIdentifier: app, subscribe: true, paths: home.paths)
-        defer { client.close() }
-        _ = try await client.requestAuthorization(options: [.alert])
-        let browser = try await WebBrowser()
-        do {
-            try await browser.open(try await loginURL(home))
-            try await browser.wait("#empty", showing: "No notifications.")
-            #expect(try await browser.script("return location.pathname + location.search") as? String == "/", "the code is gone from the address")
-
-            // Live, without reloading: each arrives in its app's section, the thread stacked.
-            _ = await chime(["add", "--app", app, "--category", "invite", "--thread", "ann", "--id", "lunch", "Lunch on Friday?", "Ann invites you"], home)
-            try await browser.wait("section[data-app='\(app)'] li[data-id='lunch']", showing: "Lunch on Friday?")
-            _ = await chime(["add", "--app", app, "--category", "invite", "--thread", "ann", "--id", "coffee", "Coffee?", "Ann: at 3?"], home)
-            try await browser.wait("ul[data-thread='ann'] li[data-id='coffee']", showing: "1 more invitations")
-            #expect(try await browser.count("ul[data-thread='ann'] li.notification") == 1, "the stack shows its newest only")
-            try await browser.click("section[data-app='\(app)'] .stack-toggle")
-            try await browser.wait("li[data-id='lunch']", showing: "Ann invites you")
-            #expect(try await browser.count("ul[data-thread='ann'] li.notification") == 2)
-
-            try await browser.newTab()
-            try await browser.open("http://127.0.0.1:\(try #require(home.httpPort))/")
-            try await browser.wait("li[data-id='coffee']", showing: "Coffee?")
-            try await browser.switchTab(0)
-
-            // A button, a typed reply, opening: the app receives each as the desktop would send it.
-            try await browser.click("li[data-id='coffee'] button[data-action='accept']")
-            var response = try await nextResponse(client)
-            #expect(response.notification.request.identifier == "coffee" && response.actionIdentifier == "accept")
-            try await browser.type("li[data-id='lunch'] input[data-action='decline']", "Dentist\n")
-            response = try await nextResponse(client)
-            #expect(response.actionIdentifier == "decline" && response.userText == "Dentist")
-            _ = await chime(["add", "--app", app, "--id", "note", "--level", "time-sensitive", "A note"], home)
-            try await browser.wait("li.time-sensitive[data-id='note'] .level", showing: "Time Sensitive")
-            try await browser.click("li[data-id='note'] button[data-action='open']")
-            response = try await nextResponse(client)
-            #expect(response.isDefaultAction && response.notification.request.identifier == "note")
-            // Dismissing takes it off the list, in every tab.
-            try await browser.click("li[data-id='lunch'] button[data-action='dismiss']")
-            try await browser.waitGone("li[data-id='lunch']")
-            let delivered = await chime(["delivered", "--app", app, "--json"], home).standardOutput
-            #expect(!delivered.contains(#""lunch""#), "\(delivered)")
-            try await browser.switchTab(1)
-            try await browser.waitGone("li[data-id='lunch']")
-        } catch {
-            await browser.quit()
-            throw error
-        }
-        await browser.quit()
-        #expect(await daemon.terminate() == 0)
-    }
-
-    /// The next response the app's event stream brings, acknowledged.
-    func nextResponse(_ client: DaemonClient, within seconds: Double = 10) async throws -> NotificationResponse {
-        let found = await withTaskGroup(of: ResponseEvent?.self) { group in
-            group.addTask {
-                for await event in client.events { if case .response(let response) = event { return response } }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            defer { group.cancelAll() }
-            return await group.next() ?? nil
-        }
-        let event = try #require(found, "no response reached the app within \(seconds) s")
-        try await client.acknowledge(event)
-        return event.response
     }
 }

@@ -58,6 +58,11 @@ public final class WebBrowser: Sendable {
     public func colourScheme(dark: Bool) async throws { try await command(["op": "scheme", "dark": dark]) }
     public func resize(width: Int, height: Int) async throws { try await command(["op": "size", "width": width, "height": height]) }
     public func screenshot(_ path: String) async throws { try await command(["op": "screenshot", "path": path]) }
+    /// Presses keys on whatever has the focus (`"TAB"`, `"ENTER"`, `"SPACE"`, or text).
+    public func keys(_ keys: [String]) async throws { try await command(["op": "keys", "keys": keys]) }
+    public func attribute(_ css: String, _ name: String) async throws -> String? { try await command(["op": "attribute", "css": css, "name": name]) as? String }
+    /// Grants the page's origin a browser permission, as if the user had allowed it.
+    public func grant(_ permission: String) async throws { try await command(["op": "grant", "permission": permission]) }
 
     public func quit() async {
         _ = try? await command(["op": "quit"], within: 15)

@@ -10,6 +10,9 @@ JSON lines on standard input, one answer line each on standard output.
     {"op": "script", "source": "return document.title"}
     {"op": "tab"} (a new tab, switched to)            {"op": "switch", "index": 0}
     {"op": "scheme", "dark": true}                    {"op": "size", "width": 390, "height": 844}
+    {"op": "keys", "keys": ["TAB", "ENTER"]}  (pressed on whatever has the focus, as a keyboard user would)
+    {"op": "attribute", "css": "li[data-id='tea'] img", "name": "src"}
+    {"op": "grant", "permission": "notifications"}    (the browser's permission, as if the user allowed it)
     {"op": "screenshot", "path": "/tmp/center.png"}   {"op": "quit"}
 
 Each answer is {"ok": true, "value": …} or {"ok": false, "error": "…"}; nothing else is printed."""
@@ -20,7 +23,9 @@ import time
 from selenium import webdriver
 from selenium.common.exceptions import ElementNotInteractableException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 options = webdriver.ChromeOptions()
 for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=900,1000", "--lang=" + (sys.argv[1] if len(sys.argv) > 1 else "en-US")]:
@@ -76,7 +81,13 @@ def run(command):
                 raise TimeoutError(f"{command['css']} still shows after {command.get('timeout', 5)} s")
             time.sleep(0.05)
     elif op == "count":
-        return len([e for e in driver.find_elements(By.CSS_SELECTOR, command["css"]) if e.is_displayed()])
+        # The page redraws live: an element found may be replaced before it is asked whether it shows.
+        for _ in range(20):
+            try:
+                return len([e for e in driver.find_elements(By.CSS_SELECTOR, command["css"]) if e.is_displayed()])
+            except StaleElementReferenceException:
+                time.sleep(0.05)
+        raise TimeoutError(f"{command['css']} kept changing")
     elif op == "text":
         return driver.find_element(By.CSS_SELECTOR, command["css"]).text
     elif op == "script":
@@ -89,6 +100,16 @@ def run(command):
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark" if command["dark"] else "light"}]})
     elif op == "size":
         driver.set_window_size(command["width"], command["height"])
+    elif op == "keys":
+        chain = ActionChains(driver)
+        for key in command["keys"]:
+            chain.send_keys(getattr(Keys, key) if hasattr(Keys, key) else key)
+        chain.perform()
+    elif op == "attribute":
+        return driver.find_element(By.CSS_SELECTOR, command["css"]).get_attribute(command["name"])
+    elif op == "grant":
+        origin = driver.execute_script("return location.origin")
+        driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin, "permissions": [command["permission"]]})
     elif op == "screenshot":
         height = driver.execute_script("return document.documentElement.scrollHeight")
         size = driver.get_window_size()

@@ -48,7 +48,8 @@ struct HTTPTransportTests {
             _ = try await transport.send(.get, "/v1/status", timeout: .milliseconds(300))
         }
         let waited = ContinuousClock.now - started
-        #expect(waited >= .milliseconds(300) && waited < .seconds(5), "\(waited)")
+        // It ends (rather than hangs); how soon after its timeout depends on how busy the machine is.
+        #expect(waited >= .milliseconds(300) && waited < .seconds(30), "\(waited)")
     }
 
     /// Many requests at once, some to a socket that never answers: each ends by itself, the answered ones

@@ -40,12 +40,34 @@ public struct AppInfo: Codable, Sendable, Hashable {
     public var connected: Bool
     /// Responses waiting for the app.
     public var queuedResponses: Int
+    /// The number on the app's badge (0: none).
+    public var badge: Int
+    /// The permission question the app is waiting on, while the user has not answered it.
+    public var authorizationQuestion: AuthorizationQuestion?
 
-    public init(entry: AppEntry, settings: NotificationSettings, connected: Bool, queuedResponses: Int) {
+    public init(
+        entry: AppEntry, settings: NotificationSettings, connected: Bool, queuedResponses: Int, badge: Int = 0,
+        authorizationQuestion: AuthorizationQuestion? = nil
+    ) {
         self.entry = entry
         self.settings = settings
         self.connected = connected
         self.queuedResponses = queuedResponses
+        self.badge = badge
+        self.authorizationQuestion = authorizationQuestion
+    }
+}
+
+/// An app asked to notify and waits for the user's answer (`PUT /v1/apps/{app}/authorization` gives it).
+public struct AuthorizationQuestion: Codable, Sendable, Hashable {
+    /// What the app asked for.
+    public var options: AuthorizationOptions
+    /// When it asked.
+    public var since: Date
+
+    public init(options: AuthorizationOptions, since: Date) {
+        self.options = options
+        self.since = since
     }
 }
 
@@ -85,15 +107,19 @@ public struct BadgeCount: Codable, Sendable, Hashable {
     public init(count: Int) { self.count = count }
 }
 
-/// `GET` and `PUT /v1/focus`: the user's focus switch (`chime focus on`).
+/// `GET` and `PUT /v1/focus`: the user's focus switch (`chime focus on`), and what else of the session
+/// decides how notifications arrive.
 public struct FocusState: Codable, Sendable, Hashable {
     public var on: Bool
     /// Whether the desktop's Do Not Disturb is on, when the desktop says (read only).
     public var desktopInhibited: Bool?
+    /// Whether the session is locked, when the desktop says (read only).
+    public var sessionLocked: Bool?
 
-    public init(on: Bool, desktopInhibited: Bool? = nil) {
+    public init(on: Bool, desktopInhibited: Bool? = nil, sessionLocked: Bool? = nil) {
         self.on = on
         self.desktopInhibited = desktopInhibited
+        self.sessionLocked = sessionLocked
     }
 }
 
@@ -131,6 +157,10 @@ public struct StatusResult: Codable, Sendable, Hashable {
     public var eventStreams: Int
     /// Stored records that no longer decode, set aside untouched; `nil` when there are none.
     public var quarantined: Int?
+    /// Who answers an app's first permission question: `desktop` (a prompt on the desktop; the web center
+    /// too), `ask` (the user, in the web center or with `chime apps allow|deny`), or `allow` / `deny`
+    /// (answered at once, for headless use).
+    public var authorization: String?
 
     public init(
         version: String, processIdentifier: Int32, storePath: String, socketPath: String, httpAddress: String?, presenter: String,

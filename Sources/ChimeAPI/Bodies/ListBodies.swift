@@ -30,12 +30,18 @@ public struct PendingItem: Codable, Sendable, Hashable {
     public var app: String
     public var request: NotificationRequest
     public var nextFireDate: Date?
+    /// Its coming fire dates from the next, when the list was asked for them (`?upcoming=N`).
+    public var upcomingFireDates: [Date]?
 
-    public init(app: String, request: NotificationRequest, nextFireDate: Date?) {
+    public init(app: String, request: NotificationRequest, nextFireDate: Date?, upcomingFireDates: [Date]? = nil) {
         self.app = app
         self.request = request
         self.nextFireDate = nextFireDate
+        self.upcomingFireDates = upcomingFireDates
     }
+
+    /// The most fire dates a list gives per request (`?upcoming=`).
+    public static var upcomingLimit: Int { 10 }
 }
 
 /// A notification in an app's delivered list.

@@ -89,18 +89,21 @@ extension CenterRunner {
     /// Asks whether `app` may notify, saying on standard error what it waits for and where to answer;
     /// throws, saying why, unless the app is allowed.
     private func askPermission(_ options: AuthorizationOptions, app: String) async throws {
-        let asksOnDesktop = (try? await client.status().presenter) == "desktop"
+        let status = try? await client.status()
+        // Who answers: a prompt on the desktop, or the user in the web center or another terminal.
+        let asksOnDesktop = status?.authorization == "desktop" || (status?.authorization == nil && status?.presenter == "desktop")
+        let asksUser = asksOnDesktop || status?.authorization == "ask"
         let minutes = String(Self.permissionTimeout.components.seconds / 60)
-        if asksOnDesktop { note(localized("permission.waiting", Output.shown(app), minutes) + "\n") }
+        if asksUser { note(localized(asksOnDesktop ? "permission.waiting" : "permission.waiting.page", Output.shown(app), minutes) + "\n") }
         let allowed: Bool
         do {
             allowed = try await client.requestAuthorization(options: options, app: app, timeout: Self.permissionTimeout)
-        } catch let error as APIError where error.apiCode == .notConnected && asksOnDesktop {
+        } catch let error as APIError where error.apiCode == .notConnected && asksUser {
             throw ChimeError(.notificationsNotAllowed, localized("permission.timedOut", app, minutes))
         }
         guard !allowed else { return }
         if (try? await client.notificationSettings(app: app).authorizationStatus) == .notDetermined {
-            let why = localized(asksOnDesktop ? "permission.why.unanswered" : "permission.why.noDesktop")
+            let why = localized("permission.why.unanswered")
             throw ChimeError(.notificationsNotAllowed, localized("permission.never", app, why))
         }
         throw ChimeError(.notificationsNotAllowed, localized("permission.denied", app))

@@ -14,15 +14,17 @@ extension CenterRunner {
                 return Output.json(list.map {
                     AppOutput(
                         identifier: $0.entry.identifier, name: $0.entry.displayName, authorization: Output.englishName($0.settings.authorizationStatus),
-                        connected: $0.connected, queuedResponses: $0.queuedResponses, launchCommand: $0.entry.launchCommand)
+                        connected: $0.connected, queuedResponses: $0.queuedResponses, launchCommand: $0.entry.launchCommand, badge: $0.badge,
+                        authorizationQuestion: $0.authorizationQuestion?.options)
                 })
             }
             guard !list.isEmpty else { return localized("list.noApps") + "\n" }
             return Output.table(
                 [localized("column.app"), localized("column.name"), localized("column.notifications"), localized("column.running"), localized("column.waiting")],
                 list.map {
-                    [$0.entry.identifier, $0.entry.displayName ?? "", Output.name($0.settings.authorizationStatus), localized($0.connected ? "yes" : "no"),
-                     String($0.queuedResponses)]
+                    [$0.entry.identifier, $0.entry.displayName ?? "",
+                     $0.authorizationQuestion == nil ? Output.name($0.settings.authorizationStatus) : localized("status.asking"),
+                     localized($0.connected ? "yes" : "no"), String($0.queuedResponses)]
                 }, style: style,
                 tint: { column, text in
                     guard column == 2 else { return nil }

@@ -9,7 +9,7 @@ import Synchronization
 /// Kept apart from `main.swift` so tests can run the whole command line in process with a fixed clock,
 /// zone and daemon.
 public enum ChimeMain {
-    public struct Result: Equatable {
+    public struct Result: Equatable, Sendable {
         public var exitCode: ExitCode
         public var standardOutput = ""
         public var standardError = ""

@@ -119,6 +119,11 @@ enum Output {
         case .whenAuthenticated: "when unlocked"
         case .never: "never"
         }
+        let grouping = switch settings.groupingSetting {
+        case .automatic: "automatic"
+        case .byApp: "by app"
+        case .off: "off"
+        }
         let style = switch settings.alertStyle {
         case .none: "none"
         case .banner: "banner"
@@ -129,6 +134,7 @@ enum Output {
             ["alerts", on(settings.alertSetting)], ["style", style], ["sounds", on(settings.soundSetting)], ["badges", on(settings.badgeSetting)],
             ["lock screen", on(settings.lockScreenSetting)], ["list", on(settings.notificationCenterSetting)], ["previews", previews],
             ["critical alerts", on(settings.criticalAlertSetting)], ["time-sensitive", on(settings.timeSensitiveSetting)],
+            ["grouping", grouping],
         ]).split(separator: "\n").map { "  " + $0 + "\n" }.joined()
     }
 }
@@ -180,6 +186,9 @@ struct AppOutput: Encodable {
     var connected: Bool
     var queuedResponses: Int
     var launchCommand: [String]?
+    var badge: Int
+    /// What the app asked for, while its permission question waits for the user.
+    var authorizationQuestion: AuthorizationOptions?
 }
 
 /// Prints a long list as it arrives, a page at a time: a table whose header comes once (columns aligned

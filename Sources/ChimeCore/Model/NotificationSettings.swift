@@ -49,6 +49,9 @@ public struct NotificationSettings: Sendable, Hashable {
     public var scheduledDeliverySetting: NotificationSetting
     /// Whether direct-message notifications break through a focus.
     public var directMessagesSetting: NotificationSetting
+    /// How the app's notifications stack in the list (Settings › Notifications › Notification Grouping).
+    /// Chime's own: Apple's `UNNotificationSettings` does not report it.
+    public var groupingSetting: NotificationGrouping
 
     /// Every parameter defaults to its value in `.notDetermined`.
     public init(
@@ -66,7 +69,8 @@ public struct NotificationSettings: Sendable, Hashable {
         announcementSetting: NotificationSetting = .notSupported,
         timeSensitiveSetting: NotificationSetting = .notSupported,
         scheduledDeliverySetting: NotificationSetting = .notSupported,
-        directMessagesSetting: NotificationSetting = .notSupported
+        directMessagesSetting: NotificationSetting = .notSupported,
+        groupingSetting: NotificationGrouping = .automatic
     ) {
         self.authorizationStatus = authorizationStatus
         self.soundSetting = soundSetting
@@ -83,10 +87,11 @@ public struct NotificationSettings: Sendable, Hashable {
         self.timeSensitiveSetting = timeSensitiveSetting
         self.scheduledDeliverySetting = scheduledDeliverySetting
         self.directMessagesSetting = directMessagesSetting
+        self.groupingSetting = groupingSetting
     }
 
     /// Before the app has asked: `.notDetermined`, every setting `.notSupported`, no alert style,
-    /// previews always.
+    /// previews always, grouped automatically.
     public static let notDetermined = NotificationSettings()
 
     /// What the app has once the user allows `options` — or, when `options` contains `.provisional`, what
@@ -132,7 +137,7 @@ extension NotificationSettings: Codable {
         case authorizationStatus, soundSetting, badgeSetting, alertSetting, notificationCenterSetting
         case lockScreenSetting, carPlaySetting, alertStyle, showPreviewsSetting, criticalAlertSetting
         case providesAppNotificationSettings, announcementSetting, timeSensitiveSetting, scheduledDeliverySetting
-        case directMessagesSetting
+        case directMessagesSetting, groupingSetting
     }
 
     /// Missing keys take their `.notDetermined` values, so settings stored before a property existed
@@ -157,6 +162,7 @@ extension NotificationSettings: Codable {
             announcementSetting: try setting(.announcementSetting),
             timeSensitiveSetting: try setting(.timeSensitiveSetting),
             scheduledDeliverySetting: try setting(.scheduledDeliverySetting),
-            directMessagesSetting: try setting(.directMessagesSetting))
+            directMessagesSetting: try setting(.directMessagesSetting),
+            groupingSetting: try container.decodeIfPresent(NotificationGrouping.self, forKey: .groupingSetting) ?? .automatic)
     }
 }

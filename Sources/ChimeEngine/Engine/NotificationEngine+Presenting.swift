@@ -23,9 +23,8 @@ extension NotificationEngine {
         var states: [String: (app: AppRecord, threadCounts: [String: Int])] = [:]
         for (appIdentifier, threads) in threadsByApp {
             do {
-                states[appIdentifier] = (
-                    try await appRecord(appIdentifier),
-                    try await store.deliveredCounts(appIdentifier: appIdentifier, threadIdentifiers: threads))
+                let app = try await appRecord(appIdentifier)
+                states[appIdentifier] = (app, try await stackCounts(app, threads: threads))
             } catch {
                 for (_, notification) in batch.lazy.filter({ $0.appIdentifier == appIdentifier }) {
                     log.warning("notification \(appIdentifier)/\(notification.identifier) was recorded but not presented: \(error)")
@@ -38,9 +37,25 @@ extension NotificationEngine {
                 askForeground(appIdentifier, notification)
                 continue
             }
-            let threadCount = state.threadCounts[notification.request.content.threadIdentifier] ?? 0
+            let threadCount = Self.stackCount(notification, in: state.threadCounts, grouping: state.app.settings.groupingSetting)
             await show(notification, app: state.app, threadCount: threadCount, foregroundOptions: nil)
         }
+    }
+
+    /// How many delivered notifications each of `threads` stacks, by the app's grouping setting: per thread
+    /// (automatic), the app's whole list under `""` (by app), nothing to count (off).
+    func stackCounts(_ app: AppRecord, threads: Set<String>) async throws -> [String: Int] {
+        switch app.settings.groupingSetting {
+        case .automatic: try await store.deliveredCounts(appIdentifier: app.appIdentifier, threadIdentifiers: threads)
+        case .byApp: ["": try await store.deliveredTotal(appIdentifier: app.appIdentifier)]
+        case .off: [:]
+        }
+    }
+
+    /// The size of the stack `notification` joins, from `stackCounts`.
+    static func stackCount(_ notification: DeliveredNotification, in counts: [String: Int], grouping: NotificationGrouping) -> Int {
+        guard let key = grouping.groupKey(threadIdentifier: notification.request.content.threadIdentifier) else { return 1 }
+        return counts[key] ?? 0
     }
 
     /// Presents one delivery. The delivered list is Notification Center's, as on Apple: a presentation
@@ -87,9 +102,9 @@ extension NotificationEngine {
                 options = await askWillPresent(delegate, notification, appIdentifier: appIdentifier)
             }
             do {
-                let thread = notification.request.content.threadIdentifier
                 let app = try await appRecord(appIdentifier)
-                let threadCount = try await store.deliveredCounts(appIdentifier: appIdentifier, threadIdentifiers: [thread])[thread] ?? 0
+                let counts = try await stackCounts(app, threads: [notification.request.content.threadIdentifier])
+                let threadCount = Self.stackCount(notification, in: counts, grouping: app.settings.groupingSetting)
                 await show(notification, app: app, threadCount: threadCount, foregroundOptions: options)
             } catch {
                 log.warning("notification \(appIdentifier)/\(notification.identifier) was recorded but not presented: \(error)")

@@ -1,5 +1,5 @@
 import ChimeCore
-import Foundation
+public import Foundation
 
 extension NotificationEngine {
     /// The scheduler's driver: asks the timeline what to do, does it, and repeats until stopped.
@@ -124,6 +124,21 @@ extension NotificationEngine {
             return (trigger.nextTriggerDate(after: after, floatingTimeZone: timeZone), missed)
         default:
             return (nil, missed)
+        }
+    }
+
+    /// The request's coming fire dates, from its next one: at most `count`, fewer for a trigger that does
+    /// not repeat (or stops: a calendar trigger with a year), none for one that never fires by itself.
+    /// Repeats follow the trigger's own schedule from its stored next date, as the scheduler will.
+    public func upcomingFireDates(of pending: PendingRequest, count: Int) -> [Date] {
+        guard count > 0, let next = pending.nextFireDate else { return [] }
+        switch pending.request.trigger {
+        case .timeInterval(let trigger) where trigger.repeats:
+            return (0..<count).map { next.addingTimeInterval(Double($0) * trigger.timeInterval) }
+        case .calendar(let trigger) where trigger.repeats:
+            return [next] + trigger.nextFireDates(after: next, count: count - 1, floatingTimeZone: timeZone)
+        default:
+            return [next]
         }
     }
 

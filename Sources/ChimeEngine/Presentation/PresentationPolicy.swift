@@ -23,7 +23,8 @@ import ChimeCore
 ///    away, never add.
 /// 6. **Show previews.** Hidden previews replace the body with a placeholder and drop the title,
 ///    subtitle and attachments, unless the category keeps the title or subtitle.
-/// 7. **Grouping.** The thread identifier, the thread's size and the summary line.
+/// 7. **Grouping.** The stack the user's grouping setting puts it in (its thread, the app's, or none),
+///    the stack's size and the summary line.
 ///
 /// ```swift
 /// let policy = PresentationPolicy()
@@ -85,9 +86,20 @@ public struct PresentationPolicy: Sendable, Hashable {
             wantsDismissResponse: category?.options.contains(.customDismissAction) ?? false,
             interruptionLevel: level,
             brokeThroughFocus: alerting == .breakingThroughFocus,
-            group: PresentationGroup(threadIdentifier: content.threadIdentifier, count: context.threadCount, summary: text.summary),
+            group: Self.group(content, grouping: settings.groupingSetting, count: context.threadCount, summary: text.summary),
             isLate: delivered.isLate,
             scheduledDate: delivered.scheduledDate)
+    }
+
+    // MARK: - Grouping
+
+    /// The stack the notification joins, by the user's grouping setting: its thread (automatic), the
+    /// app's one stack (by app, thread `""`), or none (off: it stands alone, a group of one).
+    static func group(_ content: NotificationContent, grouping: NotificationGrouping, count: Int, summary: String) -> PresentationGroup {
+        guard let key = grouping.groupKey(threadIdentifier: content.threadIdentifier) else {
+            return PresentationGroup(threadIdentifier: content.threadIdentifier, count: 1, summary: summary, standsAlone: true)
+        }
+        return PresentationGroup(threadIdentifier: key, count: count, summary: summary)
     }
 
     // MARK: - Interruption level and focus

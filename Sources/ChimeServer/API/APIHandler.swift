@@ -37,6 +37,8 @@ public final class APIHandler: HTTPHandler {
     let access: Mutex<Access>
     /// The browsers let in through `chime web`.
     let webSessions = WebSessions()
+    /// The signed addresses of attachments the center shows.
+    let attachmentLinks = AttachmentLinks()
     let log: any EngineLog
     /// The status as encoded last, so the busiest route answers without encoding.
     private let encodedStatus = Mutex<(status: StatusResult, bytes: [UInt8])?>(nil)
@@ -53,6 +55,13 @@ public final class APIHandler: HTTPHandler {
             access.hosts.formUnion(hosts)
             if let webOrigin { access.webOrigin = webOrigin }
         }
+    }
+
+    /// A new one-time link into the web center, opening at `#fragment` when given; `nil` while chimed
+    /// serves no loopback address.
+    public func webLoginURL(fragment: String? = nil) -> String? {
+        guard let origin = access.withLock({ $0.webOrigin }) else { return nil }
+        return origin + "/login?code=" + webSessions.newCode() + (fragment.map { "#" + $0 } ?? "")
     }
 
     // MARK: HTTPHandler
@@ -116,7 +125,11 @@ public final class APIHandler: HTTPHandler {
     }
 
     public func answerAtOnce(_ request: HTTPRequest) -> HTTPResponse? {
-        if request.context is WebPages.Request { return WebPages.answer(request.head, sessions: webSessions) }
+        if request.context is WebPages.Request {
+            // An attachment is looked up in the store first, an icon read from disk: not at once.
+            if request.head.path.hasPrefix(AttachmentLinks.prefix) || request.head.path.hasPrefix(WebPages.iconPrefix) { return nil }
+            return WebPages.answer(request.head, sessions: webSessions)
+        }
         guard case .route(let route, _) = Self.match(request) else { return nil }
         switch route {
         case .openAPI:
@@ -132,6 +145,12 @@ public final class APIHandler: HTTPHandler {
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        if request.context is WebPages.Request {
+            if request.head.path.hasPrefix(WebPages.iconPrefix) {
+                return WebPages.icon(request.head, sessions: webSessions, registry: service.registry)
+            }
+            return await WebPages.attachment(request.head, links: attachmentLinks, service: service)
+        }
         switch Self.match(request) {
         case .none:
             return errorResponse(APIError(.unknownRoute, "chimed has no such route; GET /v1/openapi.json lists them"))
@@ -199,9 +218,9 @@ public final class APIHandler: HTTPHandler {
         case .badge:
             return json(try await service.setBadge(try request.app, try request.body(BadgeCount.self)))
         case .allPending:
-            return json(try await service.pending(nil, try request.page()))
+            return json(try await service.pending(nil, try request.page(), upcoming: try request.count("upcoming")))
         case .pending:
-            return json(try await service.pending(try request.app, try request.page()))
+            return json(try await service.pending(try request.app, try request.page(), upcoming: try request.count("upcoming")))
         case .addPending:
             return added(try await service.add(try request.app, try request.body(AddRequests.self)), for: request, status: 201)
         case .replacePending:
@@ -222,15 +241,21 @@ public final class APIHandler: HTTPHandler {
             return json(try await service.removeDelivered(try request.app, try request.body(RemoveSelection.self)))
         case .removeOneDelivered:
             return json(try await service.removeDelivered(try request.app, RemoveSelection(identifiers: [try request.parameter("id")])))
+        case .center:
+            let links = attachmentLinks
+            return json(
+                try await service.center(try request.page()) { app, notification, attachment in
+                    let link = links.path(for: .init(app: app, notification: notification, attachment: attachment), now: Date())
+                    return (link.path, link.expires)
+                })
         case .respond:
             return json(try await service.respond(try request.app, notification: try request.parameter("id"), action: try request.body(WireUserAction.self)))
         case .webLogin:
-            guard let origin = access.withLock({ $0.webOrigin }) else {
+            guard let url = webLoginURL() else {
                 throw APIError(.unavailable, "chimed serves no loopback address (it was started with --http none), and the web center needs one")
             }
-            let code = webSessions.newCode()
             let lifetime = TimeInterval(WebSessions.codeLifetime.components.seconds)
-            return json(WebLogin(url: origin + "/login?code=" + code, expiresAt: Date().addingTimeInterval(lifetime)))
+            return json(WebLogin(url: url, expiresAt: Date().addingTimeInterval(lifetime)))
         case .appEvents:
             let subscription = try await service.openAppStream(
                 try request.app, foreground: try request.flag("foreground"), decidesResponses: try request.flag("decides"),

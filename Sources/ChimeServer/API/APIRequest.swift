@@ -76,6 +76,13 @@ struct APIRequest {
         return try PageRequest(cursor: cursor, limit: limit)
     }
 
+    /// A whole-number query argument; absent is 0.
+    func count(_ name: String) throws(APIError) -> Int {
+        guard let given = request.head.queryValue(name) else { return 0 }
+        guard let number = Int(given) else { throw APIError(.invalidParameters, field: name, "\(name) is a whole number") }
+        return number
+    }
+
     /// A `true`/`false` query argument; absent is false.
     func flag(_ name: String) throws(APIError) -> Bool {
         switch request.head.queryValue(name)?.lowercased() {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How a request reached the server: which kind of listening socket, and on a Unix socket the user at the
 /// other end.
@@ -57,6 +58,8 @@ public struct HTTPResponse: Sendable {
     public enum Body: Sendable {
         case bytes([UInt8])
         case stream(StreamingBody)
+        /// A file sent from its descriptor (the kernel copies it; nothing is read into memory).
+        case file(OpenFile)
     }
 
     public var status: Int
@@ -68,6 +71,42 @@ public struct HTTPResponse: Sendable {
         self.headers = headers
         self.body = body
     }
+}
+
+/// A file opened for an answer: the server takes its descriptor (and closes it once sent); an answer that
+/// is never sent closes it when dropped.
+public final class OpenFile: Sendable {
+    public let size: UInt64
+    private let descriptor: Mutex<Int32?>
+
+    /// Opens `path` to read, refusing anything but a regular file and never following a link.
+    public init(path: String) throws(OpenFileError) {
+        let opened = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard opened >= 0 else { throw OpenFileError(errno: errno) }
+        var status = stat()
+        guard fstat(opened, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(opened)
+            throw OpenFileError(errno: EINVAL)
+        }
+        size = UInt64(status.st_size)
+        descriptor = Mutex(opened)
+    }
+
+    /// The descriptor, handed over once.
+    func take() -> Int32? {
+        descriptor.withLock { descriptor in
+            defer { descriptor = nil }
+            return descriptor
+        }
+    }
+
+    deinit {
+        if let descriptor = take() { close(descriptor) }
+    }
+}
+
+public struct OpenFileError: Error, Sendable {
+    public let errno: Int32
 }
 
 /// Header text as HTTP has it.

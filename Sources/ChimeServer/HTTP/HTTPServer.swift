@@ -246,6 +246,11 @@ public final class HTTPServer: Sendable {
             let retained = Unmanaged.passRetained(stream).toOpaque()
             made = MHD_create_response_from_callback(UInt64.max, 32 << 10, readStream, retained, releaseStream)
             if made == nil { Unmanaged<StreamingBody>.fromOpaque(retained).release() }
+        case .file(let file):
+            guard let descriptor = file.take() else { return .NO }
+            // libmicrohttpd owns the descriptor once it made the response, and closes it when done.
+            made = MHD_create_response_from_fd64(file.size, descriptor)
+            if made == nil { close(descriptor) }
         }
         guard let made else { return .NO }
         for header in response.headers { _ = MHD_add_response_header(made, header.name, header.value) }

@@ -10,7 +10,7 @@ public import ChimeAPI
 ///   and events of every app, the list of apps. Asking for authorization is the app's (the user answers).
 public enum AppConfinement {
     static let userOnly: Set<Route> = [
-        .decideAuthorization, .updateSettings, .registerApp, .setFocus, .apps, .allPending, .allDelivered, .events, .webLogin,
+        .decideAuthorization, .updateSettings, .registerApp, .setFocus, .apps, .allPending, .allDelivered, .center, .events, .webLogin,
     ]
 
     /// Why `identity` may not call `route` with `parameters`, or `nil` when it may.

@@ -35,14 +35,24 @@ extension NotificationService {
         return AddResult(pending: pending)
     }
 
-    /// A page of one app's pending requests (`app`), or of every app's (`nil`), in fire order.
-    public func pending(_ app: String?, _ page: PageRequest) async throws -> Page<PendingItem> {
+    /// A page of one app's pending requests (`app`), or of every app's (`nil`), in fire order; with each
+    /// one's next `upcoming` fire dates when asked (0: not).
+    public func pending(_ app: String?, _ page: PageRequest, upcoming: Int = 0) async throws -> Page<PendingItem> {
+        guard (0...PendingItem.upcomingLimit).contains(upcoming) else {
+            throw APIError(.invalidParameters, field: "upcoming", "upcoming must be between 0 and \(PendingItem.upcomingLimit)")
+        }
         let after = try page.cursor.map { cursor throws(APIError) in try ListCursor.decode(cursor, as: PendingListPosition.self) }
         let items = try await store.pendingPage(appIdentifier: app, after: after, limit: page.limit + 1)
         let total = try await store.pendingTotal(appIdentifier: app)
         let shown = items.prefix(page.limit)
         let next = items.count > page.limit ? shown.last.map { ListCursor.encode(PendingListPosition($0)) } : nil
-        return Page(items: shown.map { PendingItem(app: $0.appIdentifier, request: $0.request, nextFireDate: $0.nextFireDate) }, total: total, next: next)
+        var listed: [PendingItem] = []
+        for pending in shown {
+            var item = PendingItem(app: pending.appIdentifier, request: pending.request, nextFireDate: pending.nextFireDate)
+            if upcoming > 0 { item.upcomingFireDates = await engine.upcomingFireDates(of: pending, count: upcoming) }
+            listed.append(item)
+        }
+        return Page(items: listed, total: total, next: next)
     }
 
     /// Removes some of the app's pending requests, or all of them.

@@ -16,6 +16,7 @@ extension NotificationService {
             queuedResponses: try await queue.counts().values.reduce(0, +), focus: registry.focus, eventStreams: events.streamCount)
         let quarantined = try await store.quarantinedCount()
         status.quarantined = quarantined > 0 ? quarantined : nil
+        status.authorization = identity.authorization
         statusCache.store(status, generation: generation)
         return status
     }

@@ -39,16 +39,19 @@ public final class NotificationService: Sendable {
         public var socketPath: String
         public var httpAddress: String?
         public var presenter: String
+        /// Who answers permission questions (`StatusResult.authorization`).
+        public var authorization: String
         public var notificationServer: @Sendable () async -> StatusResult.Server?
 
         public init(
-            storePath: String, socketPath: String, httpAddress: String?, presenter: String,
+            storePath: String, socketPath: String, httpAddress: String?, presenter: String, authorization: String = "allow",
             notificationServer: @escaping @Sendable () async -> StatusResult.Server? = { nil }
         ) {
             self.storePath = storePath
             self.socketPath = socketPath
             self.httpAddress = httpAddress
             self.presenter = presenter
+            self.authorization = authorization
             self.notificationServer = notificationServer
         }
     }
@@ -63,6 +66,8 @@ public final class NotificationService: Sendable {
     let questions = PresentationQuestions()
     let decisions = ResponseDecisions()
     let launcher: any AppLaunching
+    /// The permission questions waiting for the user, when the engine asks through them.
+    let permissionQuestions: AuthorizationQuestions?
     let log: any EngineLog
     let identity: Mutex<Identity>
     let statusCache = StatusCache()
@@ -75,7 +80,8 @@ public final class NotificationService: Sendable {
 
     public init(
         engine: NotificationEngine, store: any NotificationStore, registry: AppRegistry, queue: any ResponseQueueStore, events: EventHub,
-        launcher: any AppLaunching, identity: Identity, log: any EngineLog, configuration: Configuration = Configuration()
+        launcher: any AppLaunching, identity: Identity, log: any EngineLog, permissionQuestions: AuthorizationQuestions? = nil,
+        configuration: Configuration = Configuration()
     ) {
         self.engine = engine
         self.store = store
@@ -83,6 +89,7 @@ public final class NotificationService: Sendable {
         self.queue = queue
         self.events = events
         self.launcher = launcher
+        self.permissionQuestions = permissionQuestions
         self.identity = Mutex(identity)
         self.log = log
         self.configuration = configuration
@@ -106,11 +113,12 @@ public final class NotificationService: Sendable {
         let connected = presence.connectedApps
         var infos: [AppInfo] = []
         for app in try await allAppIdentifiers() {
-            let settings = try await store.app(app)?.settings ?? .notDetermined
+            let record = try await store.app(app)
             infos.append(
                 AppInfo(
-                    entry: registry.entry(app) ?? AppEntry(identifier: app), settings: settings, connected: connected.contains(app),
-                    queuedResponses: counts[app] ?? 0))
+                    entry: registry.entry(app) ?? AppEntry(identifier: app), settings: record?.settings ?? .notDetermined,
+                    connected: connected.contains(app), queuedResponses: counts[app] ?? 0, badge: record?.badgeCount ?? 0,
+                    authorizationQuestion: permissionQuestions?.question(for: app)))
         }
         return AppList(apps: infos)
     }
@@ -121,7 +129,8 @@ public final class NotificationService: Sendable {
         guard record != nil || registry.entry(app) != nil else { throw APIError(.notFound, field: "app", "no app has that identifier") }
         return AppInfo(
             entry: registry.entry(app) ?? AppEntry(identifier: app), settings: record?.settings ?? .notDetermined,
-            connected: presence.current(app) != nil, queuedResponses: try await queue.counts()[app] ?? 0)
+            connected: presence.current(app) != nil, queuedResponses: try await queue.counts()[app] ?? 0, badge: record?.badgeCount ?? 0,
+            authorizationQuestion: permissionQuestions?.question(for: app))
     }
 
     /// Adds or replaces the app's registry entry (display name, icon, launch command).
@@ -133,6 +142,7 @@ public final class NotificationService: Sendable {
             AppEntry(identifier: app, displayName: registration.displayName, iconPath: registration.iconPath, launchCommand: registration.launchCommand))
         log.info("registered \(app)")
         statusCache.invalidate()
+        appChanged(app)
         return try await self.app(app)
     }
 
@@ -140,6 +150,8 @@ public final class NotificationService: Sendable {
     /// question put to the user now.
     public func requestAuthorization(_ app: String, _ request: AuthorizationRequest) async throws -> AuthorizationResult {
         try note(app)
+        // The decision is stored by now (a question asked meanwhile was taken off the list before it was).
+        defer { appChanged(app) }
         return AuthorizationResult(granted: try await engine.center(for: app).requestAuthorization(options: request.options))
     }
 
@@ -152,6 +164,7 @@ public final class NotificationService: Sendable {
         let settings: NotificationSettings = decision.allowed ? .granted(options) : .denied(options)
         try await engine.center(for: app).updateSettings(settings)
         log.info("the user \(decision.allowed ? "allowed" : "denied") \(app)")
+        appChanged(app)
         return settings
     }
 
@@ -162,6 +175,7 @@ public final class NotificationService: Sendable {
     public func updateSettings(_ app: String, _ settings: NotificationSettings) async throws -> NotificationSettings {
         try note(app)
         try await engine.center(for: app).updateSettings(settings)
+        appChanged(app)
         return settings
     }
 
@@ -172,12 +186,19 @@ public final class NotificationService: Sendable {
     public func setCategories(_ app: String, _ list: CategoryList) async throws -> CategoryList {
         try note(app)
         try await engine.center(for: app).setNotificationCategories(list.categories)
+        appChanged(app)
         return list
     }
 
     public func setBadge(_ app: String, _ badge: BadgeCount) async throws -> BadgeCount {
         try await engine.center(for: app).setBadgeCount(badge.count)
+        appChanged(app)
         return badge
+    }
+
+    /// Tells pages to read the app again.
+    func appChanged(_ app: String) {
+        events.publish(.appChanged, AppChangedEvent(app: app), to: .lists)
     }
 
     /// Lists the app in the registry (an app that talks to the daemon without registering).
@@ -195,7 +216,8 @@ public final class NotificationService: Sendable {
     // MARK: Focus and the desktop
 
     public func focus() -> FocusState {
-        FocusState(on: registry.focus, desktopInhibited: desktop.withLock { $0.inhibited })
+        let (inhibited, locked) = desktop.withLock { $0 }
+        return FocusState(on: registry.focus, desktopInhibited: inhibited, sessionLocked: locked)
     }
 
     public func setFocus(_ state: FocusState) async throws -> FocusState {
@@ -219,7 +241,11 @@ public final class NotificationService: Sendable {
         var environment = await engine.environment
         environment.focus = registry.focus || inhibited == true ? .on(allowsTimeSensitive: true) : .off
         if let locked { environment.isLocked = locked }
+        let before = await engine.environment
         await engine.updateEnvironment(environment)
+        if before.focus != environment.focus || before.isLocked != environment.isLocked {
+            events.publish(.focusChanged, focus(), to: .lists)
+        }
     }
 
     /// Re-reads the registry file (after someone edited it).

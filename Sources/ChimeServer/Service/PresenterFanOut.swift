@@ -41,17 +41,10 @@ public struct ListEventsPresenter: NotificationPresenter {
 
     public func present(_ presentation: Presentation) async {
         changed()
-        let level: String =
-            switch presentation.interruptionLevel {
-            case .passive: "passive"
-            case .active: "active"
-            case .timeSensitive: "timeSensitive"
-            case .critical: "critical"
-            }
         let event = DeliveredEvent(
             app: presentation.appIdentifier, identifier: presentation.notificationIdentifier, date: presentation.date, title: presentation.title,
             subtitle: presentation.subtitle, body: presentation.body, previewsHidden: presentation.previewsHidden,
-            categoryIdentifier: presentation.categoryIdentifier, interruptionLevel: level, banner: presentation.destinations.contains(.banner),
+            categoryIdentifier: presentation.categoryIdentifier, interruptionLevel: presentation.interruptionLevel.wireName, banner: presentation.destinations.contains(.banner),
             listed: presentation.destinations.contains(.list), isLate: presentation.isLate)
         events.publish(.delivered, event, to: .lists)
     }
@@ -61,5 +54,7 @@ public struct ListEventsPresenter: NotificationPresenter {
         events.publish(.deliveredRemoved, DeliveredRemovedEvent(app: appIdentifier, identifiers: identifiers), to: .lists)
     }
 
-    public func updateBadge(appIdentifier: String, count: Int) async {}
+    public func updateBadge(appIdentifier: String, count: Int) async {
+        events.publish(.appChanged, AppChangedEvent(app: appIdentifier), to: .lists)
+    }
 }

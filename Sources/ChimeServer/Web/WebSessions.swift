@@ -35,7 +35,7 @@ public final class WebSessions: Sendable {
 
     /// A new one-time login code.
     public func newCode() -> String {
-        let code = Self.randomToken()
+        let code = WebTokens.random()
         let now = ContinuousClock.now
         state.withLock { state in
             state.codes = state.codes.filter { $0.value > now }
@@ -55,8 +55,8 @@ public final class WebSessions: Sendable {
             if state.sessions.count >= Self.maximumSessions, let oldest = state.sessions.min(by: { $0.value.expires < $1.value.expires }) {
                 state.sessions[oldest.key] = nil
             }
-            let session = Session(csrfToken: Self.randomToken(), expires: now + Self.sessionLifetime)
-            let identifier = Self.randomToken()
+            let session = Session(csrfToken: WebTokens.random(), expires: now + Self.sessionLifetime)
+            let identifier = WebTokens.random()
             state.sessions[identifier] = session
             return (identifier, session)
         }
@@ -80,13 +80,5 @@ public final class WebSessions: Sendable {
             return String(HTTPText.trimmed(parts[1]))
         }
         return nil
-    }
-
-    /// 32 random bytes as URL-safe base64 (43 characters).
-    static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

@@ -187,7 +187,8 @@ final class DaemonCenter: CenterService {
         let notice = Task { [log, appIdentifier] in
             try await Task.sleep(for: Self.waitingNoticeDelay)
             log.info(
-                "UserNotifications: waiting for your answer: may \(appIdentifier) show notifications? Answer the question on your desktop, "
+                "UserNotifications: waiting for your answer: may \(appIdentifier) show notifications? Answer the question on your desktop "
+                    + "or in the web center ('chime web'), "
                     + "or run 'chime apps allow \(appIdentifier)' (or deny) in another terminal")
         }
         defer { notice.cancel() }

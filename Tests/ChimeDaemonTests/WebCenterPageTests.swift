@@ -1,0 +1,154 @@
+import ChimeAPI
+import ChimeCLI
+import ChimeClient
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// The web center's notifications, in a real browser against a real chimed: what a user sees arrive and
+/// does with it, and what the app receives.
+@Suite("Web center: notifications", .serialized)
+struct WebCenterPageTests {
+    static let app = "com.example.meetings"
+
+    /// Notifications arrive live, stacked by thread under the category's summary, in every open tab; a
+    /// button, a typed reply and opening reach the app as the responses the desktop would send; dismissing
+    /// tells the app only when its category asks, and takes the notification off the list either way.
+    @Test func notificationsArriveLiveAndAnswersReachTheApp() async throws {
+        let session = try await WebCenterSession.start()
+        let browser = session.browser
+        try await session.run {
+            try await session.setCategories(meetingCategories, app: Self.app)
+            let client = try await session.home.connect(app: Self.app, subscribe: true)
+            defer { client.close() }
+            _ = try await client.requestAuthorization(options: [.alert, .sound])
+            try await browser.wait("#center .empty", showing: "No notifications.")
+            #expect(try await browser.script("return location.pathname + location.search") as? String == "/", "the code is gone from the address")
+
+            // Live, without reloading: each arrives in its app's section, the thread stacked.
+            await session.add(["--app", Self.app, "--category", "invite", "--thread", "ann", "--id", "lunch", "Lunch on Friday?", "Ann invites you"])
+            try await browser.wait("section[data-app='\(Self.app)'] li[data-id='lunch']", showing: "Lunch on Friday?")
+            await session.add(["--app", Self.app, "--category", "invite", "--thread", "ann", "--id", "coffee", "Coffee?", "Ann: at 3?"])
+            try await browser.wait("ul[data-thread='ann'] li[data-id='coffee']", showing: "1 more invitations")
+            #expect(try await browser.count("ul[data-thread='ann'] li.notification") == 1, "the stack shows its newest only")
+            try await browser.click("section[data-app='\(Self.app)'] .stack-toggle")
+            try await browser.wait("li[data-id='lunch']", showing: "Ann invites you")
+            #expect(try await browser.count("ul[data-thread='ann'] li.notification") == 2)
+
+            try await browser.newTab()
+            try await browser.open(try session.origin + "/")
+            try await browser.wait("li[data-id='coffee']", showing: "Coffee?")
+            try await browser.switchTab(0)
+
+            // A button, a typed reply, opening: the app receives each as the desktop would send it.
+            try await browser.click("li[data-id='coffee'] button[data-action='accept']")
+            var response = try await nextResponse(client)
+            #expect(response.notification.request.identifier == "coffee" && response.actionIdentifier == "accept")
+            try await browser.type("li[data-id='lunch'] input[data-action='decline']", "Dentist\n")
+            response = try await nextResponse(client)
+            #expect(response.actionIdentifier == "decline" && response.userText == "Dentist")
+            await session.add(["--app", Self.app, "--id", "note", "--level", "time-sensitive", "A note"])
+            try await browser.wait("li.timeSensitive[data-id='note'] .level", showing: "Time Sensitive")
+            try await browser.click("li[data-id='note'] button[data-action='open']")
+            response = try await nextResponse(client)
+            #expect(response.isDefaultAction && response.notification.request.identifier == "note")
+
+            // Dismissing a notification whose category asks for it: the app hears of it.
+            await session.add(["--app", Self.app, "--category", "reminder", "--id", "call", "Call Ann"])
+            try await browser.click("li[data-id='call'] button[data-action='dismiss']")
+            response = try await nextResponse(client)
+            #expect(response.isDismissAction && response.notification.request.identifier == "call")
+            try await browser.waitGone("li[data-id='call']")
+            // One whose category does not: it leaves the list, and the next response the app gets is the
+            // next thing the user does, not a dismissal.
+            try await browser.click("li[data-id='lunch'] button[data-action='dismiss']")
+            try await browser.waitGone("li[data-id='lunch']")
+            let delivered = await session.chime(["delivered", "--app", Self.app, "--json"]).standardOutput
+            #expect(!delivered.contains(#""lunch""#), "\(delivered)")
+            try await browser.switchTab(1)
+            try await browser.waitGone("li[data-id='lunch']")
+            try await browser.click("li[data-id='coffee'] button[data-action='accept']")
+            response = try await nextResponse(client)
+            #expect(response.actionIdentifier == "accept", "no dismissal reached the app for lunch")
+        }
+    }
+
+    /// Everything works from the keyboard: a button is reached with Tab and pressed with Enter, and every
+    /// control has a name a screen reader says.
+    @Test func theCenterWorksFromTheKeyboardAndEveryControlIsNamed() async throws {
+        let session = try await WebCenterSession.start()
+        let browser = session.browser
+        try await session.run {
+            try await session.setCategories(meetingCategories, app: Self.app)
+            let client = try await session.home.connect(app: Self.app, subscribe: true)
+            defer { client.close() }
+            _ = try await client.requestAuthorization(options: [.alert])
+            await session.add(["--app", Self.app, "--category", "invite", "--id", "tea", "Tea?"])
+            try await browser.wait("li[data-id='tea']", showing: "Tea?")
+            // Tab from the "Clear" button of the app's header reaches the first button of the notification.
+            _ = try await browser.script("document.querySelector(\"section[data-app='\(Self.app)'] header button\").focus()")
+            try await browser.keys(["TAB", "ENTER"])
+            let response = try await nextResponse(client)
+            #expect(response.actionIdentifier == "accept")
+
+            let unnamed = try await browser.script("""
+                return [...document.querySelectorAll('button, input, select, a[href]')]
+                  .filter((e) => e.offsetParent !== null)
+                  .filter((e) => !(e.getAttribute('aria-label') || e.textContent.trim() || (e.id && document.querySelector(`label[for="${e.id}"]`))))
+                  .map((e) => e.outerHTML)
+                """) as? [Any]
+            #expect(unnamed?.isEmpty == true, "controls without a name: \(unnamed ?? [])")
+            let lists = try await browser.count("#center ul[role='list']")
+            #expect(lists >= 1)
+        }
+    }
+
+    /// The rating example's content extension: Rate turns the buttons into stars on the page, in place,
+    /// and a star takes them away; the app saves the rating.
+    @Test func theRatingExamplesStarsReplaceItsButtonsOnThePage() async throws {
+        let session = try await WebCenterSession.start()
+        let browser = session.browser
+        try await session.run {
+            let executable = URL(fileURLWithPath: DaemonHome.executable).deletingLastPathComponent().appendingPathComponent("rating").path
+            let rating = try ChildProcess(executable, ["--in", "0.5"], environment: session.home.environment, name: "rating")
+            defer { rating.closeInput() }
+            let order = "li[data-app='com.example.rating']"
+            try await browser.wait("\(order) button[data-action='rate-action']", showing: "Rate", within: 20)
+            try await browser.click("\(order) button[data-action='rate-action']")
+            try await browser.wait("\(order) button[data-action='three-stars']", showing: "★★★", within: 10)
+            #expect(try await browser.count("\(order) button[data-action='rate-action']") == 0, "the stars took the buttons' place")
+            try await browser.click("\(order) button[data-action='three-stars']")
+            _ = try await rating.output.take("the thanks") { $0.contains("Thanks! You rated the order ★★★.") }
+            try await browser.waitGone("\(order) button[data-action='one-star']")
+            #expect(try await browser.count("\(order) button[data-action='open']") == 1, "the notification stays, to open or dismiss")
+        }
+    }
+
+    /// The alarm example in client mode, answered from the page: Snooze sets it nine minutes later.
+    @Test func theAlarmsSnoozeFromThePageSetsItNineMinutesLater() async throws {
+        let session = try await WebCenterSession.start()
+        let browser = session.browser
+        try await session.run {
+            let executable = URL(fileURLWithPath: DaemonHome.executable).deletingLastPathComponent().appendingPathComponent("alarm").path
+            let alarm = try ChildProcess(executable, ["set", "--in", "1s"], environment: session.home.environment, name: "alarm")
+            defer { alarm.closeInput() }
+            _ = try await alarm.output.take("set") { $0.hasPrefix("Alarm set for ") }
+            let ringing = "li[data-app='com.example.alarm']"
+            try await browser.wait("\(ringing) button[data-action='snooze']", showing: "Snooze", within: 15)
+            let before = Date()
+            try await browser.click("\(ringing) button[data-action='snooze']")
+            let line = try await alarm.output.take("snoozed") { $0.hasPrefix("Snoozed: the alarm rings again at ") }
+            let stored = home(session).appendingPathComponent("data/com.example.alarm/ScheduledAlarm.json")
+            let alarmDate = try JSONDecoder().decode(StoredAlarm.self, from: Data(contentsOf: stored)).date
+            #expect(alarmDate >= before.addingTimeInterval(9 * 60 - 1) && alarmDate <= Date().addingTimeInterval(9 * 60 + 1), "\(line)")
+            // The scheduled view lists it, in nine minutes.
+            try await browser.click("nav a[href='#scheduled']")
+            try await browser.wait("#scheduled li[data-app='com.example.alarm']", showing: "Next:")
+        }
+    }
+
+    struct StoredAlarm: Decodable { var date: Date }
+
+    func home(_ session: WebCenterSession) -> URL { session.home.root }
+}
