@@ -21,6 +21,9 @@ public struct DaemonConfiguration: Sendable {
     public var responseDecisionTimeout: Duration = .seconds(5)
     /// Where the API is also served over TCP: `nil` not at all; port 0 is any free port.
     public var http: HTTPAddress? = HTTPAddress(host: "127.0.0.1", port: 0)
+    /// Whether `http` may be an address other machines reach (`--http-allow-remote`): plain HTTP that
+    /// anyone on the way can read, so only when the user says so, and with a warning in the log.
+    public var allowsRemoteHTTP = false
     /// Connections served at once, on each listener (at most the file descriptors the process may open,
     /// less a reserve for the store and the bus).
     public var maximumConnections = 4096
@@ -47,15 +50,19 @@ public struct HTTPAddress: Sendable, Hashable, CustomStringConvertible {
         self.port = port
     }
 
-    /// `127.0.0.1:7717`, `localhost:0`; only loopback hosts (the API's token is no protection against an
-    /// eavesdropper on a network).
+    /// `127.0.0.1:7717`, `localhost:0`, `192.168.1.5:7717`: one IPv4 address (not a wildcard such as
+    /// 0.0.0.0, whose `Host` no page could name) and a port.
     init?(parsing text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let port = UInt16(parts[1]) else { return nil }
         let host = parts[0] == "localhost" ? "127.0.0.1" : String(parts[0])
-        guard host.hasPrefix("127.") else { return nil }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets.allSatisfy({ UInt8($0) != nil && ($0 == "0" || !$0.hasPrefix("0")) }), host != "0.0.0.0" else { return nil }
         self.init(host: host, port: port)
     }
+
+    /// Whether only this machine reaches it (127.0.0.0/8).
+    public var isLoopback: Bool { host.hasPrefix("127.") }
 
     public var description: String { "\(host):\(port)" }
 }
@@ -73,7 +80,7 @@ public enum DaemonCommand: Sendable {
 
     public static let helpText = """
         USAGE: chimed [--presenter auto|desktop|log] [--authorization ask|allow|deny]
-                      [--presentation-timeout <seconds>] [--http <address>|none]
+                      [--presentation-timeout <seconds>] [--http <address>|none] [--http-allow-remote]
                       [--max-connections <n>] [--idle-timeout <seconds>] [--verbose]
                chimed --paths
                chimed --help
@@ -96,6 +103,10 @@ public enum DaemonCommand: Sendable {
           --http <address>         Also serve the API on this loopback address (127.0.0.1:PORT; port 0
                                    picks a free one, the default), recorded in the runtime folder's
                                    `http` file; `none` serves only the Unix socket.
+          --http-allow-remote      Let --http be an address other machines reach (192.168.1.5:7717).
+                                   Warning: that is plain HTTP, so anyone on the network path can read
+                                   your notifications and take over a session; use it only on a network
+                                   you trust or behind a TLS proxy. Logged as a warning at every start.
           --max-connections <n>    Connections served at once on each listener (default 4096).
           --idle-timeout <seconds> Close connections idle this long (default 60).
           --proc-root <dir>        Look up client processes here instead of /proc (for tests).
@@ -150,7 +161,7 @@ public enum DaemonCommand: Sendable {
                     configuration.http = nil
                 } else {
                     guard let address = HTTPAddress(parsing: given) else {
-                        throw UsageError(description: "--http must be a loopback address such as 127.0.0.1:7717, or none, not '\(given)'")
+                        throw UsageError(description: "--http must be an address such as 127.0.0.1:7717, or none, not '\(given)'")
                     }
                     configuration.http = address
                 }
@@ -166,9 +177,15 @@ public enum DaemonCommand: Sendable {
                     throw UsageError(description: "--idle-timeout must be a number of seconds between 1 and 3600, not '\(given)'")
                 }
                 configuration.idleTimeout = seconds
+            case "--http-allow-remote": configuration.allowsRemoteHTTP = true
             default:
                 throw UsageError(description: "unknown argument '\(argument)'")
             }
+        }
+        if let http = configuration.http, !http.isLoopback, !configuration.allowsRemoteHTTP {
+            throw UsageError(
+                description: "--http \(http) is not a loopback address: other machines could reach it over plain HTTP. "
+                    + "Add --http-allow-remote if that is what you want (see --help)")
         }
         return .run(configuration)
     }

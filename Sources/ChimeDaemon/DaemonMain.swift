@@ -131,9 +131,14 @@ public enum DaemonMain {
         var tcpServer: HTTPServer?
         var address = ""
         if let http = configuration.http {
+            if !http.isLoopback {
+                log.warning(
+                    "serving the API and the web center on \(http), which other machines can reach, over plain HTTP (--http-allow-remote): "
+                        + "anyone on the network path can read notifications and take over a session")
+            }
             let socket = try ListeningSocket.tcp(host: http.host, port: http.port)
             let port = socket.port ?? http.port
-            handler.allowHosts(["\(http.host):\(port)", "localhost:\(port)"], webOrigin: "http://\(http.host):\(port)")
+            handler.allowHosts(http.isLoopback ? ["\(http.host):\(port)", "localhost:\(port)"] : ["\(http.host):\(port)"], webOrigin: "http://\(http.host):\(port)")
             tcpServer = try HTTPServer(listening: socket, configuration: server, handler: handler, log: log)
             address = "\(http.host):\(port)"
             service.setHTTPAddress(address)

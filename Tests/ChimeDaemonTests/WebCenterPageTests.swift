@@ -104,6 +104,50 @@ struct WebCenterPageTests {
         }
     }
 
+    /// While the session is locked (logind's LockedHint, here a stand-in on a private bus) previews set to
+    /// show when unlocked are hidden, and an action that needs unlocking is refused with a word saying
+    /// so — on the page and by chimed; unlocked, both come back.
+    @Test func aLockedSessionHidesPreviewsAndRefusesWhatNeedsUnlocking() async throws {
+        let bus = try await PrivateBus.start()
+        var options = FakeNotificationServer.Options()
+        options.logind = true
+        let server = try await FakeNotificationServer.start(on: bus, options: options)
+        let session = try await WebCenterSession.start(
+            bus: bus, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "XDG_SESSION_ID": "7"])
+        let browser = session.browser
+        try await session.run {
+            try await session.setCategories(
+                #"[{"identifier": "payment", "actions": [{"identifier": "pay", "title": "Pay now", "options": ["authenticationRequired"]}]}]"#, app: Self.app)
+            // On a desktop the prompt would ask; the user allows the app beforehand instead.
+            #expect(await session.chime(["apps", "allow", Self.app]).exitCode == .success)
+            #expect(await session.chime(["apps", "settings", Self.app, "--previews", "when-unlocked"]).exitCode == .success)
+            await session.add(["--app", Self.app, "--category", "payment", "--id", "bill", "Electricity bill", "42,000 won due Friday"])
+            try await browser.wait("li[data-id='bill']", showing: "42,000 won due Friday")
+            #expect(try await browser.script("return document.querySelector(\"li[data-id='bill'] button[data-action='pay']\").disabled") as? Bool == false)
+
+            try await server.setLocked(true)
+            try await browser.wait("#center .notice", showing: "The session is locked")
+            try await browser.wait("li[data-id='bill'].hidden-preview .body", showing: "Notification")
+            #expect(try await browser.count("li[data-id='bill'] .title") == 0, "the title is preview text too")
+            #expect(try await browser.script("return document.querySelector(\"li[data-id='bill'] button[data-action='pay']\").disabled") as? Bool == true)
+            try await browser.wait("li[data-id='bill'] .hint", showing: "Unlock first")
+            // chimed refuses it too, whoever asks.
+            let refused = await session.chime(["respond", "--app", Self.app, "--id", "bill", "--action", "pay"])
+            #expect(refused.exitCode != .success && refused.standardError.contains("unlock"), "\(refused.standardError)")
+
+            try await server.setLocked(false)
+            try await browser.wait("li[data-id='bill']:not(.hidden-preview) .body", showing: "42,000 won due Friday")
+            #expect(try await browser.count("#center .notice") == 0)
+            try await browser.click("li[data-id='bill'] button[data-action='pay']")
+            // The app is not running: the response waits for it.
+            try await eventually("the payment queued for the app") {
+                await session.chime(["responses", "--app", Self.app, "--json"]).standardOutput.contains(#""action" : "pay""#)
+            }
+        }
+        await server.stop()
+        await bus.stop()
+    }
+
     /// The rating example's content extension: Rate turns the buttons into stars on the page, in place,
     /// and a star takes them away; the app saves the rating.
     @Test func theRatingExamplesStarsReplaceItsButtonsOnThePage() async throws {

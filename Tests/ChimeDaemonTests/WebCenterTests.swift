@@ -2,6 +2,7 @@ import ChimeAPI
 import ChimeCLI
 import ChimeClient
 import ChimeCore
+import ChimeDaemon
 import ChimeTestSupport
 import Foundation
 import Testing
@@ -157,6 +158,32 @@ struct WebCenterTests {
         #expect(await chime(["remove", "--app", "com.example.photos", "--delivered", "beach"], home).exitCode == .success)
         #expect(try exchange("GET", attachment.url).status == 404)
         #expect(await daemon.terminate() == 0)
+    }
+
+    /// Only loopback by default: an address other machines reach takes an explicit flag (whose help warns);
+    /// a wildcard, which no page's Host could name, is refused either way.
+    @Test func theWebCenterIsServedBeyondLoopbackOnlyWhenTheUserSaysSo() throws {
+        func parse(_ arguments: [String]) -> Result<DaemonConfiguration, DaemonCommand.UsageError> {
+            Result { () throws(DaemonCommand.UsageError) in
+                guard case .run(let configuration) = try DaemonCommand.parse(arguments, environment: [:]) else { preconditionFailure("not a run") }
+                return configuration
+            }
+        }
+        #expect(try parse(["--http", "localhost:7717"]).get().http == HTTPAddress(host: "127.0.0.1", port: 7717))
+        guard case .failure(let refused) = parse(["--http", "192.168.1.5:7717"]) else {
+            Issue.record("a network address was taken without the flag")
+            return
+        }
+        #expect(refused.description.contains("--http-allow-remote"), "\(refused)")
+        let remote = try parse(["--http-allow-remote", "--http", "192.168.1.5:7717"]).get()
+        #expect(remote.http == HTTPAddress(host: "192.168.1.5", port: 7717) && remote.allowsRemoteHTTP)
+        for wrong in ["0.0.0.0:7717", "example.com:80", "192.168.1:80", "192.168.01.5:80", "127.0.0.1"] {
+            guard case .failure = parse(["--http-allow-remote", "--http", wrong]) else {
+                Issue.record("\(wrong) was taken")
+                continue
+            }
+        }
+        #expect(DaemonCommand.helpText.contains("anyone on the network path can read"))
     }
 
     @Test func withoutALoopbackAddressChimeWebSaysWhy() async throws {

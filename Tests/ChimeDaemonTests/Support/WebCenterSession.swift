@@ -12,10 +12,13 @@ struct WebCenterSession {
     let daemon: RunningDaemon
     let browser: WebBrowser
 
-    /// Starts chimed (log presenter, `extra` options) and a headless Chromium, and logs the browser in.
-    static func start(_ extra: [String] = [], language: String = "en-US") async throws -> WebCenterSession {
+    /// Starts chimed (the log presenter, or on `bus` the desktop's; `extra` options) and a headless
+    /// Chromium, and logs the browser in.
+    static func start(
+        _ extra: [String] = [], language: String = "en-US", bus: PrivateBus? = nil, environment: [String: String] = [:]
+    ) async throws -> WebCenterSession {
         let home = try DaemonHome()
-        let daemon = try await home.start(extra)
+        let daemon = try await home.start(extra, bus: bus, environment: environment)
         let browser = try await WebBrowser(language: language)
         let session = WebCenterSession(home: home, daemon: daemon, browser: browser)
         do {
