@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,8 +16,12 @@ final class DaemonUnderTest: @unchecked Sendable {  // used by one benchmark tas
     var socketPath: String { runtime.appendingPathComponent("chime/chimed.sock").path }
     var processIdentifier: Int32 { process.processIdentifier }
 
+    /// The log lines containing `keep`, as the daemon wrote them.
+    let keptLines = KeptLines()
+
     /// Starts `executable` (`--presenter log --authorization allow` and `extra`) and waits until it listens.
-    init(executable: String, extra: [String] = [], name: String) throws {
+    /// - Parameter keep: Keep the log lines that contain it (`keptLines`).
+    init(executable: String, extra: [String] = [], name: String, keep: String? = nil) throws {
         home = URL(fileURLWithPath: "/tmp/chime-bench-\(name)-\(UUID().uuidString.prefix(8))")
         runtime = home.appendingPathComponent("run")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -40,10 +45,19 @@ final class DaemonUnderTest: @unchecked Sendable {  // used by one benchmark tas
             seen += String(decoding: chunk, as: UTF8.self)
         }
         guard seen.contains("listening on") else { throw BenchmarkFailure("\(executable) did not start: \(seen)") }
-        // Keep draining its log so it never blocks writing.
+        // Keep draining its log so it never blocks writing; keep the lines a benchmark asked for.
         let handle = errors.fileHandleForReading
+        let kept = keptLines
         Thread.detachNewThread {
-            while !handle.availableData.isEmpty {}
+            var pending = ""
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                guard let marker = keep else { continue }
+                pending += String(decoding: chunk, as: UTF8.self)
+                var lines = pending.split(separator: "\n", omittingEmptySubsequences: false)
+                pending = String(lines.removeLast())
+                let wanted = lines.filter { $0.contains(marker) }.map(String.init)
+                if !wanted.isEmpty { kept.lines.withLock { $0 += wanted } }
+            }
         }
         token = try String(contentsOf: runtime.appendingPathComponent("chime/token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let address = try? String(contentsOf: runtime.appendingPathComponent("chime/http"), encoding: .utf8)
@@ -67,6 +81,11 @@ final class DaemonUnderTest: @unchecked Sendable {  // used by one benchmark tas
     var openFiles: Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count) ?? 0
     }
+}
+
+/// Lines of a daemon's log, kept as its draining thread reads them.
+final class KeptLines: Sendable {
+    let lines = Mutex<[String]>([])
 }
 
 /// Milliseconds between two instants.

@@ -21,14 +21,17 @@ let usage = """
       api-wrk        GET /v1/status on loopback with wrk, beside nginx serving a small static file
       api-fanout     one event to 10,000 SSE subscribers: delivery latency, chimed's memory
       api-load       50 clients × 1,000 adds, one per request: adds/s, latency, memory and descriptors
+      web-fanout     100 web-center pages (SSE with the session cookie on loopback), 1,000 notifications
+                     due over 10 s: fire to page beside fire to presenter; chimed's memory with 1,000 pages
 
     Options:
       --cases N     cases (triggers) or writes (sqlite-writes) per round (default 100000 and 2000)
       --rounds N    timed rounds; the fastest counts (default 3, api-roundtrip 5; burst: add rates and raw floor)
-      --requests N  requests (burst: 100000, scale: 1000000)
+      --requests N  requests (burst: 100000, scale: 1000000, web-fanout: 1000)
       --single N    burst: single adds awaited one after another (default 10000)
       --tasks N     burst: tasks adding at once (default 64)
-      --clients N   api-load: clients adding at once (default 50); api-fanout: subscribers (10000)
+      --clients N   api-load: clients adding at once (default 50); api-fanout: subscribers (10000);
+                    web-fanout: pages (100)
       --chimed PATH         the chimed to measure (default: beside chime-bench)
       --baseline-chimed PATH  api-roundtrip: an older chimed speaking the line protocol
       -h, --help    show this help
@@ -111,6 +114,11 @@ case "api-wrk":
     var benchmark = APIWrkBenchmark(chimed: paths["--chimed"] ?? siblingChimed)
     if let rounds = options["--rounds"] { benchmark.rounds = rounds }
     print(String(decoding: try encoder.encode(try benchmark.run()), as: UTF8.self))
+case "web-fanout":
+    var benchmark = WebFanoutBenchmark(chimed: paths["--chimed"] ?? siblingChimed)
+    if let clients = options["--clients"] { benchmark.pages = clients }
+    if let requests = options["--requests"] { benchmark.notifications = requests }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 case "api-fanout":
     var benchmark = APIFanoutBenchmark(chimed: paths["--chimed"] ?? siblingChimed)
     if let clients = options["--clients"] { benchmark.subscribers = clients }

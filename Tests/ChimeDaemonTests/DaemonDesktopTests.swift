@@ -141,7 +141,8 @@ struct DaemonDesktopTests {
             let arguments = try String(contentsOfFile: asked, encoding: .utf8)
             #expect(arguments == "--entry\n--title\nReply — com.example.meetings\n--text\nDecline with reason (Why?)\n", "\(arguments)")
         }
-        #expect(await daemon.terminate() == 0)
+        let status = await daemon.terminate()
+        #expect(status == 0, "chimed ended with \(status); its last words: \(daemon.log.lines.suffix(8))")
         await server.stop()
         await bus.stop()
     }

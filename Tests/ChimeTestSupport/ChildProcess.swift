@@ -259,7 +259,11 @@ public final class ChildProcess: Sendable {
     /// Waits until the process exits by itself, and returns its exit status (the signal's number when a
     /// signal ended it).
     public func exitStatus() async -> Int32 {
-        await child.exit().status
+        let status = await child.exit().status
+        // What it wrote before it exited is read to its end too (unless a child of its own holds the pipes).
+        _ = try? await output.allLines(within: 5)
+        _ = try? await errors.allLines(within: 5)
+        return status
     }
 
     /// How the process ended, once it has.

@@ -26,6 +26,7 @@ export function renderSettings(container, state, actions) {
     browserSection(),
     element("section", { class: "settings-group", "aria-labelledby": "apps-title" },
       element("h3", { id: "apps-title" }, t("apps.title")),
+      permissionQuestions(state, actions),
       apps.length ? null : element("p", { class: "empty" }, t("apps.empty")),
       apps.map((info) => appSettings(info, state, actions))));
   if (focused) document.getElementById(focused)?.focus();
@@ -83,7 +84,7 @@ function appSettings(info, state, actions) {
       appIcon(app, info),
       element("span", { class: "name" }, actions.appName(app)),
       info.badge > 0 ? element("span", { class: "badge", "aria-label": t("badge", info.badge) }, String(info.badge)) : null,
-      element("span", { class: "status", "data-status": status }, t(`status.${status}`))),
+      element("span", { class: "status", "data-status": status }, info.authorizationQuestion ? t("status.asking") : t(`status.${status}`))),
     authorization,
     allowed
       ? element("div", { class: "settings-list" },
@@ -96,7 +97,7 @@ function appSettings(info, state, actions) {
         Object.entries(choices).map(([key, values]) => choice(`${key}-${id}`, t(`setting.${key}`), settings[key], values,
           (value) => t(`${choiceTexts[key]}.${value}`), (value) => change(key, value))))
       : null);
-  return [info.authorizationQuestion ? permissionQuestions({ apps: new Map([[app, info]]) }, actions) : null, details];
+  return details;
 }
 
 /** A labelled on/off switch (a checkbox with the switch role: Space toggles it). */
@@ -118,7 +119,10 @@ function choice(id, label, value, values, name, changed) {
 
 /** What an app asked for, in words (options chimed has no name for come as a number). */
 function optionNames(options) {
-  return Array.isArray(options) ? options.map((option) => t(`option.${option}`)).join(", ") : String(options);
+  if (!Array.isArray(options)) return String(options);
+  // In the order iOS's prompt and Settings name them.
+  const order = ["alert", "sound", "badge", "timeSensitive", "criticalAlert", "provisional", "announcement", "carPlay", "providesAppNotificationSettings"];
+  return [...options].sort((a, b) => order.indexOf(a) - order.indexOf(b)).map((option) => t(`option.${option}`)).join(", ");
 }
 
 function domSafe(text) {
