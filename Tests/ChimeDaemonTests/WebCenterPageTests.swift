@@ -19,10 +19,8 @@ struct WebCenterPageTests {
         let session = try await WebCenterSession.start()
         let browser = session.browser
         try await session.run {
-            try await session.setCategories(meetingCategories, app: Self.app)
-            let client = try await session.home.connect(app: Self.app, subscribe: true)
+            let client = try await session.meetingApp()
             defer { client.close() }
-            _ = try await client.requestAuthorization(options: [.alert, .sound])
             try await browser.wait("#center .empty", showing: "No notifications.")
             #expect(try await browser.script("return location.pathname + location.search") as? String == "/", "the code is gone from the address")
 
@@ -80,10 +78,8 @@ struct WebCenterPageTests {
         let session = try await WebCenterSession.start()
         let browser = session.browser
         try await session.run {
-            try await session.setCategories(meetingCategories, app: Self.app)
-            let client = try await session.home.connect(app: Self.app, subscribe: true)
+            let client = try await session.meetingApp()
             defer { client.close() }
-            _ = try await client.requestAuthorization(options: [.alert])
             await session.add(["--app", Self.app, "--category", "invite", "--id", "tea", "Tea?"])
             try await browser.wait("li[data-id='tea']", showing: "Tea?")
             // Tab from the "Clear" button of the app's header reaches the first button of the notification.

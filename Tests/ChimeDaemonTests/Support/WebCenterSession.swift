@@ -78,6 +78,14 @@ struct WebCenterSession {
         #expect(set.exitCode == .success, "\(set.standardError)")
     }
 
+    /// The meeting app running and allowed, with `meetingCategories`, its event stream open.
+    func meetingApp(_ app: String = "com.example.meetings") async throws -> DaemonClient {
+        try await setCategories(meetingCategories, app: app)
+        let client = try await home.connect(app: app, subscribe: true)
+        _ = try await client.requestAuthorization(options: [.alert, .sound])
+        return client
+    }
+
     /// Adds a notification with `chime add`, expecting it to be taken.
     func add(_ arguments: [String]) async {
         let added = await chime(["add"] + arguments)
