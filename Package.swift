@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ChimeEngine", targets: ["ChimeEngine"]),
         .library(name: "ChimeTesting", targets: ["ChimeTesting"]),
         .library(name: "ChimeSQLite", targets: ["ChimeSQLite"]),
+        .library(name: "ChimePostgres", targets: ["ChimePostgres"]),
         .library(name: "ChimeTerminal", targets: ["ChimeTerminal"]),
         .library(name: "ChimeDesktop", targets: ["ChimeDesktop"]),
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
@@ -29,11 +30,22 @@ let package = Package(
 
         // What users' own tests import: a manual clock, a simulated user, a recording presenter.
         .target(name: "ChimeTesting", dependencies: ["ChimeEngine", "ChimeCore"]),
+        // The bytes every store keeps its records in (one codec, whatever the database): a binary form of
+        // what `Codable` produces.
+        .target(name: "ChimeStoreCoding", dependencies: ["ChimeCore"]),
+
         // The system SQLite (libsqlite3-dev): a module map and a header, nothing else.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // The embedded store: SQLite connections, migrations, group commit, and the engine's store on them.
-        .target(name: "ChimeSQLite", dependencies: ["CSQLite", "ChimeEngine", "ChimeCore"]),
+        .target(name: "ChimeSQLite", dependencies: ["CSQLite", "ChimeStoreCoding", "ChimeEngine", "ChimeCore"]),
+
+        // The system libpq (libpq-dev): a module map and a header, nothing else.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+
+        // The server store: PostgreSQL connections (libpq), migrations, and the engine's store on them, every
+        // row scoped by tenant.
+        .target(name: "ChimePostgres", dependencies: ["CLibPQ", "ChimeStoreCoding", "ChimeEngine", "ChimeCore"]),
 
         // The terminal presenter: notifications and the authorization prompt on a terminal, answered by
         // typing a choice.
@@ -133,7 +145,11 @@ let package = Package(
             dependencies: ["UserNotifications", "ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeCore", "ChimeTestSupport"]),
         // The server's pure parts without a server: routes, the SSE parser, the event hub, presence, statuses.
         .testTarget(name: "ChimeServerTests", dependencies: ["ChimeServer", "ChimeAPI", "ChimeCore"]),
-        .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeEngine", "ChimeTesting", "ChimeTestSupport", "ChimeCore"]),
+        .testTarget(
+            name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeStoreCoding", "ChimeEngine", "ChimeTesting", "ChimeTestSupport", "ChimeCore"]),
+        // Against a real PostgreSQL: a throwaway cluster the tests start under a temporary folder.
+        .testTarget(
+            name: "ChimePostgresTests", dependencies: ["ChimePostgres", "ChimeEngine", "ChimeTesting", "ChimeTestSupport", "ChimeCore"]),
         // What the tests of real components share: child processes, a private D-Bus, the scripted
         // notification server, dunst on a virtual screen (not a product; only test targets use it).
         .target(

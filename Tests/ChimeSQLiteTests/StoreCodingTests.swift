@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeEngine
 @testable import ChimeSQLite
+@testable import ChimeStoreCoding
 import ChimeTesting
 import Foundation
 import Testing

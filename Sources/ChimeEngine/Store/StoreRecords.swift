@@ -99,3 +99,12 @@ public struct FireRecord: Sendable, Hashable {
         self.missed = missed
     }
 }
+
+extension NotificationRequest {
+    /// Whether the request's fire dates float with the user's time zone: stores keep these apart, to
+    /// re-date them when the zone changes (`floatingCalendarRequests`).
+    public var hasFloatingCalendarTrigger: Bool {
+        if case .calendar(let trigger) = trigger { return trigger.pinnedTimeZone == nil }
+        return false
+    }
+}

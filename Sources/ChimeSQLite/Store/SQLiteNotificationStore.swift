@@ -370,13 +370,6 @@ public final class SQLiteNotificationStore: NotificationStore {
     }
 }
 
-extension NotificationRequest {
-    /// Whether the request's fire dates float with the user's time zone.
-    var hasFloatingCalendarTrigger: Bool {
-        if case .calendar(let trigger) = trigger { return trigger.pinnedTimeZone == nil }
-        return false
-    }
-}
 
 /// Changes to the delivered count of threads, gathered while a write delivers and removes notifications
 /// and applied once at its end, in the same transaction.

@@ -1,29 +1,20 @@
 import ChimeCore
+import ChimeStoreCoding
 import Foundation
 
-/// How the store turns values into column values and back: records as blobs in `StoreRecordFormat`
-/// (a binary form of what `Codable` produces), dates as `REAL` reference-date seconds.
-///
-/// Blobs written as JSON — by the store's first versions, or for a value whose `encode(to:)` the binary
-/// encoder cannot stream — are still read: a binary record starts with a byte no JSON text starts with.
+/// How the SQLite store turns values into column values and back: records as blobs in the stores' shared
+/// record codec (`StoreRecord`), dates as `REAL` reference-date seconds.
 enum StoreCoding {
     /// A row that does not have the shape the schema gives it: the file was changed behind the store's back.
     static let corruptRow = SQLiteError(.corrupt, "a row of the notification store has an unexpected shape")
 
     static func encode<Value: Encodable>(_ value: Value) throws -> SQLiteValue {
-        do {
-            return .blob(try StoreRecordEncoder.encode(value))
-        } catch is StoreRecordEncoder.Unsupported {
-            return .blob(Array(try JSONEncoder().encode(value)))
-        }
+        .blob(try StoreRecord.encode(value))
     }
 
     static func decode<Value: Decodable>(_ type: Value.Type, from column: SQLiteValue) throws -> Value {
         guard case .blob(let bytes) = column else { throw corruptRow }
-        if bytes.first == StoreRecordFormat.marker {
-            return try StoreRecordDecoder.decode(type, from: bytes)
-        }
-        return try JSONDecoder().decode(type, from: Data(bytes))
+        return try StoreRecord.decode(type, from: bytes)
     }
 }
 

@@ -1,4 +1,4 @@
-/// The binary form in which `SQLiteNotificationStore` keeps its records (requests, delivered
+/// The binary form in which the stores keep their records (requests, delivered
 /// notifications, apps, missed fires): what `Codable` produces, written as tagged values instead of JSON
 /// text.
 ///

@@ -1,0 +1,63 @@
+/// The PostgreSQL schema of `PostgresNotificationStore`, as migrations.
+///
+/// The tables of the SQLite store, with a `tenant` first in every key: every row belongs to one tenant,
+/// and every statement of the store names its tenant, so no call through one tenant's store reaches
+/// another's rows. Records are the stores' shared binary form (`StoreRecord`) in `bytea`; dates are
+/// `Date.timeIntervalSinceReferenceDate` as `double precision`, which round-trips a `Date` exactly; texts
+/// are `COLLATE "C"`, so they order by their UTF-8 bytes as identifiers do everywhere in Chime, whatever
+/// the database's own collation.
+enum PostgresNotificationSchema {
+    static let migrations = [
+        PostgresMigration(
+            version: 1, name: "apps, pending requests, delivered notifications, missed fires",
+            sql: """
+                CREATE TABLE app (
+                    tenant text COLLATE "C" NOT NULL,
+                    app_id text COLLATE "C" NOT NULL,
+                    record bytea NOT NULL,
+                    PRIMARY KEY (tenant, app_id)
+                );
+
+                CREATE TABLE pending (
+                    tenant text COLLATE "C" NOT NULL,
+                    app_id text COLLATE "C" NOT NULL,
+                    request_id text COLLATE "C" NOT NULL,
+                    added double precision NOT NULL,
+                    next_fire double precision,
+                    floating_calendar boolean NOT NULL,
+                    request bytea NOT NULL,
+                    PRIMARY KEY (tenant, app_id, request_id)
+                );
+                -- The scheduler's pages, and the list of every app's dated requests.
+                CREATE INDEX pending_by_next_fire ON pending (tenant, next_fire, app_id, request_id) WHERE next_fire IS NOT NULL;
+                -- One app's list, dated then undated (an ascending index puts NULLs last, as the list does).
+                CREATE INDEX pending_by_app_next_fire ON pending (tenant, app_id, next_fire, request_id);
+                -- Every app's undated requests in (app, request) order.
+                CREATE INDEX pending_undated ON pending (tenant, app_id, request_id) WHERE next_fire IS NULL;
+                CREATE INDEX pending_floating_calendar ON pending (tenant, app_id, request_id) WHERE floating_calendar;
+
+                -- Newest first by a sequence shared by every tenant and node: a delivery made later has a
+                -- higher number whichever node made it.
+                CREATE SEQUENCE delivered_sequence;
+                CREATE TABLE delivered (
+                    tenant text COLLATE "C" NOT NULL,
+                    app_id text COLLATE "C" NOT NULL,
+                    notification_id text COLLATE "C" NOT NULL,
+                    thread_id text COLLATE "C" NOT NULL,
+                    sequence bigint NOT NULL,
+                    notification bytea NOT NULL,
+                    PRIMARY KEY (tenant, app_id, notification_id)
+                );
+                CREATE INDEX delivered_by_sequence ON delivered (tenant, app_id, sequence);
+                CREATE INDEX delivered_by_thread ON delivered (tenant, app_id, thread_id);
+
+                CREATE TABLE missed (
+                    sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    tenant text COLLATE "C" NOT NULL,
+                    app_id text COLLATE "C" NOT NULL,
+                    record bytea NOT NULL
+                );
+                CREATE INDEX missed_by_app ON missed (tenant, app_id, sequence);
+                """)
+    ]
+}

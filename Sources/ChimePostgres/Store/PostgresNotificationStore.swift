@@ -1,0 +1,274 @@
+public import ChimeCore
+public import ChimeEngine
+import ChimeStoreCoding
+public import Foundation
+import Synchronization
+
+/// The engine's store on PostgreSQL, for server mode: one tenant's apps, pending requests, delivered
+/// notifications and missed fires, in a database several tenants and several chimed nodes share.
+///
+/// Meets every `NotificationStore` requirement (checked by `StoreConformance`). Durability is
+/// PostgreSQL's: a call returns once its transaction committed. Every statement names the store's tenant,
+/// so a store opened for one tenant reads and writes that tenant's rows only. Records are kept in the
+/// same bytes as in the SQLite store (`StoreRecord`).
+///
+/// Exactly once across nodes: `recordFires` locks the requests' rows (`FOR UPDATE`) and applies a record
+/// only while the request still has the fired date, so when two nodes record the same fire, one applies
+/// it and the other finds the date moved on and applies nothing — and the engine shows only what was
+/// applied.
+///
+/// ```swift
+/// let database = try await PostgresNotificationStore.open(conninfo: "host=/run/postgresql dbname=chime")
+/// let store = PostgresNotificationStore(database: database, tenant: "acme")
+/// ```
+public final class PostgresNotificationStore: NotificationStore {
+    let database: PostgresDatabase
+    /// Whose rows this store reads and writes.
+    public let tenant: String
+
+    /// Rows written by one statement when many are written at once (an add of 10,000 requests is ten
+    /// statements, not 10,000 round trips).
+    static let rowsPerStatement = 1_000
+
+    /// Opens (and migrates) the database the stores of every tenant share.
+    public static func open(conninfo: String, configuration: PostgresDatabase.Configuration = .init()) async throws -> PostgresDatabase {
+        try await PostgresDatabase(conninfo: conninfo, migrations: PostgresNotificationSchema.migrations, configuration: configuration)
+    }
+
+    /// The schema version this code gives a database.
+    public static var schemaVersion: Int { PostgresNotificationSchema.migrations.last?.version ?? 0 }
+
+    public init(database: PostgresDatabase, tenant: String) {
+        self.database = database
+        self.tenant = tenant
+    }
+
+    var scope: PostgresValue { .text(tenant) }
+
+    // MARK: Apps
+
+    public func app(_ appIdentifier: String) async throws -> AppRecord? {
+        let scope = scope
+        let rows = try await database.read { db in
+            try db.query("SELECT record FROM app WHERE tenant = $1 AND app_id = $2", [scope, .text(appIdentifier)])
+        }
+        return try rows.first.map { try Self.decode(AppRecord.self, $0[0]) }
+    }
+
+    public func allApps() async throws -> [AppRecord] {
+        let scope = scope
+        let rows = try await database.read { db in
+            try db.query("SELECT record FROM app WHERE tenant = $1 ORDER BY app_id", [scope])
+        }
+        return try rows.map { try Self.decode(AppRecord.self, $0[0]) }
+    }
+
+    public func saveApp(_ record: AppRecord) async throws {
+        let arguments: [PostgresValue] = [scope, .text(record.appIdentifier), .bytes(try StoreRecord.encode(record))]
+        try await database.transaction { db in
+            try db.query(Self.upsertApp, arguments)
+        }
+    }
+
+    static let upsertApp = """
+        INSERT INTO app (tenant, app_id, record) VALUES ($1, $2, $3)
+        ON CONFLICT (tenant, app_id) DO UPDATE SET record = excluded.record
+        """
+
+    @discardableResult
+    public func updateApp(_ appIdentifier: String, _ change: @escaping @Sendable (inout AppRecord) throws -> Void) async throws -> AppRecord {
+        let scope = scope
+        return try await database.transaction { db in
+            var record = try Self.storedApp(appIdentifier, scope: scope, lock: .update, in: db)
+            try change(&record)
+            try db.query(Self.upsertApp, [scope, .text(appIdentifier), .bytes(try StoreRecord.encode(record))])
+            return record
+        }
+    }
+
+    enum RowLock: String {
+        /// Others may read the row but not change it until the transaction ends.
+        case share = "FOR SHARE"
+        /// Nobody else may lock or change the row until the transaction ends.
+        case update = "FOR UPDATE"
+    }
+
+    /// The app's record as the transaction sees it, or a new one, its row locked. A new record has no
+    /// row to lock: two transactions may both start from a new record, and the second to write waits for
+    /// the first (the primary key) and then replaces it; `updateApp` locks a row that exists, so only
+    /// an app's very first write can race this way.
+    static func storedApp(_ appIdentifier: String, scope: PostgresValue, lock: RowLock, in db: PostgresConnection) throws -> AppRecord {
+        try db.query("SELECT record FROM app WHERE tenant = $1 AND app_id = $2 \(lock.rawValue)", [scope, .text(appIdentifier)]).first
+            .map { try decode(AppRecord.self, $0[0]) } ?? AppRecord(appIdentifier: appIdentifier)
+    }
+
+    // MARK: Pending requests
+
+    public func addPending(_ requests: [PendingRequest], admitting admit: @escaping @Sendable (AppRecord) throws -> Void) async throws {
+        // Encoded here, on the caller's task; the connection's thread only writes.
+        let columns = try PendingColumns(requests)
+        let appIdentifiers = Set(requests.map(\.appIdentifier)).sorted()
+        let scope = scope
+        try await database.transaction { db in
+            for appIdentifier in appIdentifiers {
+                try admit(try Self.storedApp(appIdentifier, scope: scope, lock: .share, in: db))
+            }
+            for chunk in columns.chunks(of: Self.rowsPerStatement) {
+                try db.query(
+                    """
+                    INSERT INTO pending (tenant, app_id, request_id, added, next_fire, floating_calendar, request)
+                    SELECT $1, * FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::bool[], $7::bytea[])
+                    ON CONFLICT (tenant, app_id, request_id) DO UPDATE SET
+                        added = excluded.added, next_fire = excluded.next_fire,
+                        floating_calendar = excluded.floating_calendar, request = excluded.request
+                    """,
+                    [scope] + chunk)
+            }
+        }
+    }
+
+    static let selectPending = "SELECT app_id, added, next_fire, request FROM pending"
+
+    public func pendingRequests(appIdentifier: String) async throws -> [PendingRequest] {
+        let scope = scope
+        let rows = try await database.read { db in
+            try db.query(
+                "\(Self.selectPending) WHERE tenant = $1 AND app_id = $2 ORDER BY next_fire NULLS LAST, request_id", [scope, .text(appIdentifier)])
+        }
+        return try rows.map(Self.pendingRequest)
+    }
+
+    public func pendingRequests(_ keys: [RequestKey]) async throws -> [PendingRequest] {
+        guard !keys.isEmpty else { return [] }
+        let arguments: [PostgresValue] = [scope, .texts(keys.map(\.appIdentifier)), .texts(keys.map(\.requestIdentifier))]
+        let rows = try await database.read { db in
+            try db.query(
+                """
+                \(Self.selectPending) WHERE tenant = $1
+                AND (app_id, request_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))
+                """,
+                arguments)
+        }
+        return try rows.map(Self.pendingRequest)
+    }
+
+    @discardableResult
+    public func removePending(appIdentifier: String, identifiers: [String]?) async throws -> [RequestKey] {
+        let scope = scope
+        let rows = try await database.transaction { db in
+            if let identifiers {
+                return try db.query(
+                    "DELETE FROM pending WHERE tenant = $1 AND app_id = $2 AND request_id = ANY($3) RETURNING request_id",
+                    [scope, .text(appIdentifier), .texts(identifiers)])
+            }
+            return try db.query("DELETE FROM pending WHERE tenant = $1 AND app_id = $2 RETURNING request_id", [scope, .text(appIdentifier)])
+        }
+        return try rows.map { row in
+            guard let identifier = row[0].text else { throw PostgresError.unexpectedResult("a request identifier") }
+            return RequestKey(appIdentifier: appIdentifier, requestIdentifier: identifier)
+        }.sorted()
+    }
+
+    public func pendingFires(after: SchedulerTimeline.Coverage?, through: Date, limit: Int) async throws -> [ScheduledFire] {
+        let (condition, arguments): (String, [PostgresValue]) =
+            switch after {
+            case nil: ("", [])
+            case .datesThrough(let date): ("AND next_fire > $4", [.date(date)])
+            case .firesThrough(let last):
+                ("AND (next_fire, app_id, request_id) > ($4, $5, $6)", [.date(last.date), .text(last.key.appIdentifier), .text(last.key.requestIdentifier)])
+            }
+        let scope = scope
+        let rows = try await database.read { db in
+            try db.query(
+                """
+                SELECT next_fire, app_id, request_id FROM pending
+                WHERE tenant = $1 AND next_fire IS NOT NULL AND next_fire <= $2 \(condition)
+                ORDER BY next_fire, app_id, request_id LIMIT $3
+                """,
+                [scope, .date(through), .integer(Int64(limit))] + arguments)
+        }
+        return try rows.map { row in
+            guard let date = row[0].date, let app = row[1].text, let request = row[2].text else {
+                throw PostgresError.unexpectedResult("a fire without date or key")
+            }
+            return ScheduledFire(date: date, key: RequestKey(appIdentifier: app, requestIdentifier: request))
+        }
+    }
+
+    public func floatingCalendarRequests() async throws -> [PendingRequest] {
+        let scope = scope
+        let rows = try await database.read { db in
+            try db.query("\(Self.selectPending) WHERE tenant = $1 AND floating_calendar ORDER BY app_id, request_id", [scope])
+        }
+        return try rows.map(Self.pendingRequest)
+    }
+
+    public func updateNextFireDates(_ dates: [RequestKey: Date?]) async throws {
+        guard !dates.isEmpty else { return }
+        let entries = Array(dates)
+        let arguments: [PostgresValue] = [
+            scope, .texts(entries.map(\.key.appIdentifier)), .texts(entries.map(\.key.requestIdentifier)),
+            .array(.double, entries.map { PostgresValue.date($0.value) }),
+        ]
+        try await database.transaction { db in
+            try db.query(
+                """
+                UPDATE pending SET next_fire = changed.next_fire
+                FROM unnest($2::text[], $3::text[], $4::float8[]) AS changed (app_id, request_id, next_fire)
+                WHERE pending.tenant = $1 AND pending.app_id = changed.app_id AND pending.request_id = changed.request_id
+                """,
+                arguments)
+        }
+    }
+
+    public func shiftPending(_ keys: [RequestKey], by interval: TimeInterval) async throws {
+        guard !keys.isEmpty else { return }
+        // The same IEEE addition as `Date.addingTimeInterval`, so a shifted date equals the engine's.
+        let arguments: [PostgresValue] = [scope, .texts(keys.map(\.appIdentifier)), .texts(keys.map(\.requestIdentifier)), .double(interval)]
+        try await database.transaction { db in
+            try db.query(
+                """
+                UPDATE pending SET added = added + $4, next_fire = next_fire + $4
+                WHERE tenant = $1 AND (app_id, request_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))
+                """,
+                arguments)
+        }
+    }
+
+    /// A pending request from `app_id, added, next_fire, request`.
+    static func pendingRequest(_ row: [PostgresValue]) throws -> PendingRequest {
+        guard row.count >= 4, let app = row[0].text, let added = row[1].date else { throw PostgresError.unexpectedResult("a pending row") }
+        return PendingRequest(appIdentifier: app, request: try decode(NotificationRequest.self, row[3]), addedDate: added, nextFireDate: row[2].date)
+    }
+
+    static func decode<Value: Decodable>(_ type: Value.Type, _ column: PostgresValue) throws -> Value {
+        guard let bytes = column.bytes else { throw PostgresError.unexpectedResult("a record that is not bytes") }
+        return try StoreRecord.decode(type, from: bytes)
+    }
+}
+
+/// Pending requests as the columns of `unnest`, encoded on the caller's task.
+struct PendingColumns {
+    private var rows: [(app: String, request: String, added: Date, next: Date?, floating: Bool, record: [UInt8])]
+
+    init(_ requests: [PendingRequest]) throws {
+        rows = try requests.map { pending in
+            (
+                pending.appIdentifier, pending.request.identifier, pending.addedDate, pending.nextFireDate,
+                pending.request.hasFloatingCalendarTrigger, try StoreRecord.encode(pending.request)
+            )
+        }
+    }
+
+    /// The parameters `$2…$7` of each statement, `size` rows each.
+    func chunks(of size: Int) -> [[PostgresValue]] {
+        stride(from: 0, to: rows.count, by: size).map { start in
+            let chunk = rows[start..<min(start + size, rows.count)]
+            return [
+                .texts(chunk.map(\.app)), .texts(chunk.map(\.request)), .array(.double, chunk.map { .date($0.added) }),
+                .array(.double, chunk.map { .date($0.next) }), .array(.boolean, chunk.map { .boolean($0.floating) }),
+                .array(.bytes, chunk.map { .bytes($0.record) }),
+            ]
+        }
+    }
+}
