@@ -123,7 +123,9 @@ let package = Package(
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTesting"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore", "ChimeTestSupport"]),
-        .testTarget(name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore", "ChimeSQLite"]),
+        // On the SQLite store, or on PostgreSQL with CHIME_TEST_STORE=postgres (script/test runs both).
+        .testTarget(
+            name: "ChimeEngineTests", dependencies: ["ChimeEngine", "ChimeTesting", "ChimeCore", "ChimeSQLite", "ChimePostgres", "ChimeTestSupport"]),
         .testTarget(name: "ChimeTerminalTests", dependencies: ["ChimeTerminal", "ChimeEngine", "ChimeTesting", "ChimeTestSupport", "ChimeCore"]),
         // Against real components: a private dbus-daemon per test, a scripted notification server in Python
         // (dbus-next), and dunst under Xvfb.
@@ -151,9 +153,10 @@ let package = Package(
         .testTarget(
             name: "ChimePostgresTests", dependencies: ["ChimePostgres", "ChimeEngine", "ChimeTesting", "ChimeTestSupport", "ChimeCore"]),
         // What the tests of real components share: child processes, a private D-Bus, the scripted
-        // notification server, dunst on a virtual screen (not a product; only test targets use it).
+        // notification server, dunst on a virtual screen, a throwaway PostgreSQL cluster (not a product;
+        // only test targets use it).
         .target(
-            name: "ChimeTestSupport", dependencies: ["ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeCore"],
+            name: "ChimeTestSupport", dependencies: ["ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimePostgres", "ChimeEngine", "ChimeCore"],
             path: "Tests/ChimeTestSupport",
             exclude: ["fake_notification_server.py", "web_browser.py"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).

@@ -1,12 +1,18 @@
 import ChimeCore
 import ChimeEngine
+import ChimePostgres
 import ChimeSQLite
+import ChimeTestSupport
 import ChimeTesting
 import Foundation
 
-/// An engine over a real SQLite store in a temporary folder, a manual clock, a recording presenter and a
+/// An engine over a real store — SQLite in a temporary folder, or with `CHIME_TEST_STORE=postgres` a
+/// tenant of its own in the tests' PostgreSQL cluster — a manual clock, a recording presenter and a
 /// simulated user: the whole notification system, deterministic and without waiting.
 struct EngineHarness {
+    /// Whether the harness's stores are PostgreSQL's (`CHIME_TEST_STORE=postgres`) rather than SQLite's.
+    static let onPostgres = ProcessInfo.processInfo.environment["CHIME_TEST_STORE"] == "postgres"
+
     /// A temporary folder, removed when the last harness using it goes away.
     final class Folder: Sendable {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("chime-engine-\(UUID().uuidString)")
@@ -26,7 +32,7 @@ struct EngineHarness {
     /// The folder of the SQLite store, when the harness made one.
     let folder: Folder?
 
-    /// A harness over `store`, or over a new SQLite store in a temporary folder.
+    /// A harness over `store`, or over a new store of the tests' kind (see `onPostgres`).
     static func make(
         store: (any NotificationStore)? = nil,
         now: Date = EngineHarness.start,
@@ -37,18 +43,27 @@ struct EngineHarness {
         if let store {
             return EngineHarness(store: store, folder: nil, now: now, answersAuthorization: answersAuthorization, timeZone: timeZone, configuration: configuration)
         }
+        if onPostgres {
+            let postgres = try await PostgresTestDatabase.freshStore("engine")
+            return EngineHarness(store: postgres, folder: nil, now: now, answersAuthorization: answersAuthorization, timeZone: timeZone, configuration: configuration)
+        }
         let folder = try Folder()
         let sqlite = try await SQLiteNotificationStore(path: folder.databasePath)
         return EngineHarness(store: sqlite, folder: folder, now: now, answersAuthorization: answersAuthorization, timeZone: timeZone, configuration: configuration)
     }
 
-    /// A new process, as it were: stops this engine, closes its SQLite store, and opens a new engine on the
-    /// same file at `now`.
+    /// A new process, as it were: stops this engine, closes its store, and opens a new engine on the same
+    /// data (the SQLite file, or the tenant's rows) at `now`.
     func restarted(at now: Date) async throws -> EngineHarness {
         await engine.stop()
-        guard let folder, let sqlite = store as? SQLiteNotificationStore else { preconditionFailure("only a SQLite harness restarts") }
-        await sqlite.close()
-        let reopened = try await SQLiteNotificationStore(path: folder.databasePath)
+        let reopened: any NotificationStore
+        if let postgres = store as? PostgresNotificationStore {
+            reopened = PostgresNotificationStore(database: try await PostgresTestDatabase.database(), tenant: postgres.tenant)
+        } else {
+            guard let folder, let sqlite = store as? SQLiteNotificationStore else { preconditionFailure("a harness over a given store does not restart") }
+            await sqlite.close()
+            reopened = try await SQLiteNotificationStore(path: folder.databasePath)
+        }
         return EngineHarness(store: reopened, folder: folder, now: now, answersAuthorization: true, timeZone: TimeZone(identifier: "Asia/Seoul")!, configuration: EngineConfiguration())
     }
 

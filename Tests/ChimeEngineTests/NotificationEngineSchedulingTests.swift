@@ -1,5 +1,7 @@
 import ChimeCore
 import ChimeEngine
+import ChimePostgres
+import ChimeSQLite
 import ChimeTesting
 import Foundation
 import Synchronization
@@ -7,6 +9,15 @@ import Testing
 
 @Suite("Engine: scheduling and delivery")
 struct NotificationEngineSchedulingTests {
+    @Test func theEngineRunsOnTheStoreTheTestRunAskedFor() async throws {
+        let h = try await EngineHarness.make()
+        if EngineHarness.onPostgres {
+            #expect(h.store is PostgresNotificationStore)
+        } else {
+            #expect(h.store is SQLiteNotificationStore)
+        }
+    }
+
     @Test func aRequestFiresAtItsDateAndIsPresentedAndListedAsDelivered() async throws {
         let h = try await EngineHarness.make().started()
         try await h.center.add(h.request("tea", title: "Tea is ready", trigger: h.after(300)))

@@ -1,5 +1,6 @@
 import ChimeEngine
 import ChimePostgres
+import ChimeTestSupport
 import ChimeTesting
 import Testing
 

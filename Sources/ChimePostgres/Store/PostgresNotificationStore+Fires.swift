@@ -84,7 +84,7 @@ extension PostgresNotificationStore {
                     ])
             }
             for (appIdentifier, badge) in badges.sorted(by: { $0.key < $1.key }) {
-                var app = try Self.storedApp(appIdentifier, scope: scope, lock: .update, in: db)
+                var app = try Self.lockedApp(appIdentifier, scope: scope, in: db)
                 app.badgeCount = badge
                 try db.query(Self.upsertApp, [scope, .text(appIdentifier), .bytes(try StoreRecord.encode(app))])
             }

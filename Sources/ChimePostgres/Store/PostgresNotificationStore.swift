@@ -79,26 +79,34 @@ public final class PostgresNotificationStore: NotificationStore {
     public func updateApp(_ appIdentifier: String, _ change: @escaping @Sendable (inout AppRecord) throws -> Void) async throws -> AppRecord {
         let scope = scope
         return try await database.transaction { db in
-            var record = try Self.storedApp(appIdentifier, scope: scope, lock: .update, in: db)
+            var record = try Self.lockedApp(appIdentifier, scope: scope, in: db)
             try change(&record)
             try db.query(Self.upsertApp, [scope, .text(appIdentifier), .bytes(try StoreRecord.encode(record))])
             return record
         }
     }
 
-    enum RowLock: String {
-        /// Others may read the row but not change it until the transaction ends.
-        case share = "FOR SHARE"
-        /// Nobody else may lock or change the row until the transaction ends.
-        case update = "FOR UPDATE"
+    /// The app's record as the transaction sees it, or a new one, its row locked for the rest of the
+    /// transaction so that nothing else changes it in between (`updateApp`'s promise).
+    ///
+    /// An app without a row gets one first (the new record; rolled back with the transaction): `FOR
+    /// UPDATE` locks only rows that exist, so two transactions both starting from a new record would each
+    /// write theirs and one change would be lost. The second insert waits for the first transaction and
+    /// then finds the row, which it then locks.
+    static func lockedApp(_ appIdentifier: String, scope: PostgresValue, in db: PostgresConnection) throws -> AppRecord {
+        try db.query(
+            "INSERT INTO app (tenant, app_id, record) VALUES ($1, $2, $3) ON CONFLICT (tenant, app_id) DO NOTHING",
+            [scope, .text(appIdentifier), .bytes(try StoreRecord.encode(AppRecord(appIdentifier: appIdentifier)))])
+        guard let row = try db.query("SELECT record FROM app WHERE tenant = $1 AND app_id = $2 FOR UPDATE", [scope, .text(appIdentifier)]).first else {
+            throw PostgresError.unexpectedResult("no app row after inserting it")
+        }
+        return try decode(AppRecord.self, row[0])
     }
 
-    /// The app's record as the transaction sees it, or a new one, its row locked. A new record has no
-    /// row to lock: two transactions may both start from a new record, and the second to write waits for
-    /// the first (the primary key) and then replaces it; `updateApp` locks a row that exists, so only
-    /// an app's very first write can race this way.
-    static func storedApp(_ appIdentifier: String, scope: PostgresValue, lock: RowLock, in db: PostgresConnection) throws -> AppRecord {
-        try db.query("SELECT record FROM app WHERE tenant = $1 AND app_id = $2 \(lock.rawValue)", [scope, .text(appIdentifier)]).first
+    /// The app's record as the transaction sees it, or a new one; an existing row is locked against
+    /// changes (`FOR SHARE`) until the transaction ends.
+    static func sharedApp(_ appIdentifier: String, scope: PostgresValue, in db: PostgresConnection) throws -> AppRecord {
+        try db.query("SELECT record FROM app WHERE tenant = $1 AND app_id = $2 FOR SHARE", [scope, .text(appIdentifier)]).first
             .map { try decode(AppRecord.self, $0[0]) } ?? AppRecord(appIdentifier: appIdentifier)
     }
 
@@ -111,7 +119,7 @@ public final class PostgresNotificationStore: NotificationStore {
         let scope = scope
         try await database.transaction { db in
             for appIdentifier in appIdentifiers {
-                try admit(try Self.storedApp(appIdentifier, scope: scope, lock: .share, in: db))
+                try admit(try Self.sharedApp(appIdentifier, scope: scope, in: db))
             }
             for chunk in columns.chunks(of: Self.rowsPerStatement) {
                 try db.query(

@@ -1,26 +1,25 @@
-import ChimePostgres
-import ChimeTestSupport
+public import ChimePostgres
 import Foundation
 import Synchronization
 
 /// The database the PostgreSQL tests share, in the test process's throwaway cluster, and a new tenant for
 /// each store: tests run side by side in one database, each seeing only its own tenant's rows, which is
 /// itself a check of the store's tenant scoping.
-enum PostgresTestDatabase {
+public enum PostgresTestDatabase {
     private static let shared = SharedDatabase()
     private static let tenants = Atomic<Int>(0)
 
-    static func database() async throws -> PostgresDatabase {
+    public static func database() async throws -> PostgresDatabase {
         try await shared.get()
     }
 
     /// A store of a tenant no other test uses.
-    static func freshStore(_ label: String = "tenant") async throws -> PostgresNotificationStore {
+    public static func freshStore(_ label: String = "tenant") async throws -> PostgresNotificationStore {
         PostgresNotificationStore(database: try await database(), tenant: "\(label)-\(tenants.add(1, ordering: .relaxed).newValue)")
     }
 
     /// The connection string of the shared database.
-    static func conninfo() async throws -> String {
+    public static func conninfo() async throws -> String {
         try await shared.conninfo()
     }
 }
