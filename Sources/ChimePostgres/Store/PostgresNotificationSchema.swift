@@ -58,6 +58,36 @@ enum PostgresNotificationSchema {
                     record bytea NOT NULL
                 );
                 CREATE INDEX missed_by_app ON missed (tenant, app_id, sequence);
-                """)
+                """),
+        // Server mode's directory: tenants, their API keys (only a hash of each secret is kept), and their
+        // recipients with the time zone and language their notifications follow.
+        PostgresMigration(
+            version: 2, name: "tenants, API keys, recipients",
+            sql: """
+                CREATE TABLE tenant (
+                    tenant text COLLATE "C" PRIMARY KEY,
+                    name text NOT NULL,
+                    created timestamptz NOT NULL DEFAULT now()
+                );
+
+                CREATE TABLE api_key (
+                    key_id text COLLATE "C" PRIMARY KEY,
+                    tenant text COLLATE "C" NOT NULL REFERENCES tenant ON DELETE CASCADE,
+                    secret_hash bytea NOT NULL UNIQUE,
+                    name text NOT NULL,
+                    scopes text[] NOT NULL,
+                    created timestamptz NOT NULL DEFAULT now(),
+                    revoked timestamptz
+                );
+                CREATE INDEX api_key_by_tenant ON api_key (tenant, created);
+
+                CREATE TABLE recipient (
+                    tenant text COLLATE "C" NOT NULL REFERENCES tenant ON DELETE CASCADE,
+                    recipient_id text COLLATE "C" NOT NULL,
+                    time_zone text NOT NULL,
+                    locale text NOT NULL,
+                    PRIMARY KEY (tenant, recipient_id)
+                );
+                """),
     ]
 }
