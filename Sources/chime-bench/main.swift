@@ -23,6 +23,8 @@ let usage = """
       api-load       50 clients × 1,000 adds, one per request: adds/s, latency, memory and descriptors
       web-fanout     100 web-center pages (SSE with the session cookie on loopback), 1,000 notifications
                      due over 10 s: fire to page beside fire to presenter; chimed's memory with 1,000 pages
+      postgres-adds  100,000 adds to the PostgreSQL store in batches of 10,000, beside PostgreSQL's floor for
+                     the same rows (needs --database; script/postgres start gives a throwaway one)
 
     Options:
       --cases N     cases (triggers) or writes (sqlite-writes) per round (default 100000 and 2000)
@@ -34,6 +36,7 @@ let usage = """
                     web-fanout: pages (100)
       --chimed PATH         the chimed to measure (default: beside chime-bench)
       --baseline-chimed PATH  api-roundtrip: an older chimed speaking the line protocol
+      --database CONNINFO     postgres-adds: the PostgreSQL database (a libpq connection string)
       -h, --help    show this help
     """
 
@@ -58,7 +61,7 @@ var options: [String: Int] = [:]
 var paths: [String: String] = [:]
 while !arguments.isEmpty {
     let option = arguments.removeFirst()
-    if ["--chimed", "--baseline-chimed"].contains(option), let value = arguments.first {
+    if ["--chimed", "--baseline-chimed", "--database"].contains(option), let value = arguments.first {
         arguments.removeFirst()
         paths[option] = value
         continue
@@ -122,6 +125,15 @@ case "web-fanout":
 case "api-fanout":
     var benchmark = APIFanoutBenchmark(chimed: paths["--chimed"] ?? siblingChimed)
     if let clients = options["--clients"] { benchmark.subscribers = clients }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
+case "postgres-adds":
+    guard let conninfo = paths["--database"] else {
+        FileHandle.standardError.write(Data("chime-bench: postgres-adds needs --database CONNINFO (script/postgres start prints one)\n".utf8))
+        exit(64)
+    }
+    var benchmark = PostgresAddsBenchmark(conninfo: conninfo)
+    if let requests = options["--requests"] { benchmark.requests = requests }
+    if let rounds = options["--rounds"] { benchmark.rounds = rounds }
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 default:
     FileHandle.standardError.write(Data("chime-bench: unknown workload '\(workload)'\n\n\(usage)\n".utf8))
