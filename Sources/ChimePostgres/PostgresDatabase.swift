@@ -33,7 +33,8 @@ public final class PostgresDatabase: Sendable {
     /// Transactions committed since opening (for benchmarks and tests).
     private let commits = Atomic<Int>(0)
 
-    /// Opens the pool and migrates the schema.
+    /// Opens the pool and migrates the schema; while the server cannot be reached, it keeps trying for
+    /// `retryFor`.
     ///
     /// - Throws: `PostgresError` `.connection` when the server cannot be reached, `.schemaTooNew` when
     ///   the database was written by newer code, `.server` when a migration fails (it rolled back).
@@ -44,23 +45,39 @@ public final class PostgresDatabase: Sendable {
             made.append(Lane(conninfo: conninfo, label: "chime.postgres.\(index)"))
         }
         lanes = Pool(made)
-        try await run(retrying: true) { db in try db.migrate(migrations) }
+        try await run { db in try db.migrate(migrations) }
     }
 
     /// Transactions committed by this pool since it opened.
     public var committedTransactionCount: Int { commits.load(ordering: .relaxed) }
 
-    /// Runs `body` outside a transaction (each statement commits on its own): for reads. Retried on a
-    /// broken connection, so `body` may run more than once.
+    /// Runs `body` outside a transaction (each statement sees what is committed when it starts): for
+    /// reads of one statement. Retried on a broken connection, so `body` may run more than once.
     public func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> Result) async throws -> Result {
-        try await run(retrying: true, body)
+        try await run(body)
+    }
+
+    /// Runs `body` in a read-only transaction whose statements all see the database as it was when the
+    /// first one started: for reads of several statements that must agree (a page read in phases).
+    public func snapshot<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> Result) async throws -> Result {
+        try await run { db in
+            try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            do {
+                let result = try body(db)
+                try db.execute("COMMIT")
+                return result
+            } catch {
+                if db.isOpen { try? db.execute("ROLLBACK") }
+                throw error
+            }
+        }
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. Retried as a
     /// whole when that is safe (see the type's documentation), so `body` may run more than once and must
     /// do nothing outside the database.
     public func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> Result) async throws -> Result {
-        try await run(retrying: true) { db in
+        try await run { db in
             try db.execute("BEGIN")
             let result: Result
             do {
@@ -84,9 +101,7 @@ public final class PostgresDatabase: Sendable {
         await lanes.closeAll()
     }
 
-    private func run<Result: Sendable>(
-        retrying: Bool, _ body: @escaping @Sendable (PostgresConnection) throws -> Result
-    ) async throws -> Result {
+    private func run<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> Result) async throws -> Result {
         let clock = ContinuousClock()
         let deadline = clock.now + configuration.retryFor
         var pause = Duration.milliseconds(25)
@@ -97,7 +112,7 @@ public final class PostgresDatabase: Sendable {
             switch outcome {
             case .success(let result): return result
             case .failure(let error):
-                guard retrying, let failure = error as? PostgresError, failure.isRetryable, clock.now + pause < deadline else { throw error }
+                guard let failure = error as? PostgresError, failure.isRetryable, clock.now + pause < deadline else { throw error }
                 try await Task.sleep(for: pause)
                 pause = min(pause * 2, .seconds(1))
             }

@@ -12,7 +12,7 @@ extension PostgresNotificationStore {
         precondition(limit >= 1, "a page holds at least one request")
         let phases = Self.pendingPhases(appIdentifier: appIdentifier, after: position)
         let scope = scope
-        let rows = try await database.read { db in
+        let rows = try await database.snapshot { db in
             var rows: [[PostgresValue]] = []
             for phase in phases where rows.count < limit {
                 rows += try db.query(phase.sql, [scope, .integer(Int64(limit - rows.count))] + phase.arguments)
@@ -95,7 +95,7 @@ extension PostgresNotificationStore {
     public func deliveredPage(appIdentifier: String?, after position: DeliveredListPosition?, limit: Int) async throws -> [DeliveredListEntry] {
         precondition(limit >= 1, "a page holds at least one notification")
         let scope = scope
-        let rows = try await database.read { db -> [(app: String, row: [PostgresValue])] in
+        let rows = try await database.snapshot { db -> [(app: String, row: [PostgresValue])] in
             // One app at a time, newest first: one range of (app_id, sequence) cannot give apps ascending
             // with sequences descending. Each app costs one more seek, not a scan.
             var next: (app: String, before: Int64?)?
