@@ -21,9 +21,11 @@ struct CrashDurabilityTests {
     /// returns every id it acknowledged before it died, and how it ended.
     func acknowledgedBeforeKill(path: String, threshold: Int) async throws -> (ids: [Int], termination: Subprocess.Termination, errors: [String]) {
         let probe = try ChildProcess(
-            Self.productsDirectory.appendingPathComponent("chime-sqlite-crash-probe").path, [path, "--writes", "100000", "--concurrency", "32"],
+            Self.productsDirectory.appendingPathComponent("chime-sqlite-crash-probe").path, [path, "--writes", "10000000", "--concurrency", "32"],
             name: "chime-sqlite-crash-probe")
-        // The probe stops by itself after 100 000 writes, so the wait ends at the threshold or before.
+        // Ten million writes take the probe minutes, far longer than reaching the threshold, so it is still
+        // writing when it is killed even when this process is slow to read its output (a busy machine once
+        // let it finish 100,000 first); the wait ends at the threshold, or when the probe ended by itself.
         try? await eventually("\(threshold) writes acknowledged", within: 120) {
             probe.output.hasEnded || probe.output.lines.count >= threshold
         }
