@@ -76,7 +76,12 @@ def run(command):
         act(command, lambda element: element.send_keys(command["text"]))
     elif op == "gone":
         deadline = time.monotonic() + command.get("timeout", 5)
-        while any(e.is_displayed() for e in driver.find_elements(By.CSS_SELECTOR, command["css"])):
+        while True:
+            try:
+                if not any(e.is_displayed() for e in driver.find_elements(By.CSS_SELECTOR, command["css"])):
+                    break
+            except StaleElementReferenceException:
+                pass  # replaced by a redraw between finding and asking: look again
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{command['css']} still shows after {command.get('timeout', 5)} s")
             time.sleep(0.05)
