@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Statements are parameterised and prepared once per connection (`PQprepare`, then `PQexecPrepared`),
 /// with parameters and results in binary format. A broken connection is noticed on the call that fails
-/// (`PostgresError.Kind.connection`) and made again by `reconnect()`.
+/// (`PostgresError.Kind.connection`); `PostgresDatabase` then drops it and makes a new one.
 public final class PostgresConnection {
     private let conninfo: String
     private var handle: OpaquePointer?
@@ -30,19 +30,12 @@ public final class PostgresConnection {
     }
 
     private func connect() throws(PostgresError) {
-        if let handle { PQfinish(handle) }
-        prepared = [:]
         handle = PQconnectdb(conninfo)
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             let message = handle.map { Self.message(of: $0) } ?? "libpq could not allocate a connection"
             throw PostgresError(.connection, "could not connect to PostgreSQL: \(message)")
         }
         try execute(Self.sessionSettings)
-    }
-
-    /// Makes the connection again after it broke; prepared statements are prepared again as used.
-    func reconnect() throws(PostgresError) {
-        try connect()
     }
 
     /// Whether libpq still considers the connection usable.

@@ -30,8 +30,6 @@ public final class PostgresDatabase: Sendable {
 
     private let lanes: Pool
     private let configuration: Configuration
-    /// Transactions committed since opening (for benchmarks and tests).
-    private let commits = Atomic<Int>(0)
 
     /// Opens the pool and migrates the schema; while the server cannot be reached, it keeps trying for
     /// `retryFor`.
@@ -47,9 +45,6 @@ public final class PostgresDatabase: Sendable {
         lanes = Pool(made)
         try await run { db in try db.migrate(migrations) }
     }
-
-    /// Transactions committed by this pool since it opened.
-    public var committedTransactionCount: Int { commits.load(ordering: .relaxed) }
 
     /// Runs `body` outside a transaction (each statement sees what is committed when it starts): for
     /// reads of one statement. Retried on a broken connection, so `body` may run more than once.
@@ -76,6 +71,7 @@ public final class PostgresDatabase: Sendable {
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. Retried as a
     /// whole when that is safe (see the type's documentation), so `body` may run more than once and must
     /// do nothing outside the database.
+    @discardableResult
     public func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> Result) async throws -> Result {
         try await run { db in
             try db.execute("BEGIN")
@@ -91,7 +87,6 @@ public final class PostgresDatabase: Sendable {
             } catch let error as PostgresError where error.kind == .connection {
                 throw PostgresError(.outcomeUnknown, "the connection to PostgreSQL broke while a transaction committed: \(error.message)")
             }
-            self.commits.add(1, ordering: .relaxed)
             return result
         }
     }

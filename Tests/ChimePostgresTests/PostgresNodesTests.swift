@@ -61,7 +61,7 @@ struct PostgresNodesTests {
     @Test func aDatabaseOfANewerSchemaIsRefusedUntouched() async throws {
         let cluster = try await PostgresCluster.shared()
         let conninfo = try await cluster.freshDatabase()
-        await try PostgresNotificationStore.open(conninfo: conninfo).close()
+        try await PostgresNotificationStore.open(conninfo: conninfo).close()
         let database = Self.name(of: conninfo)
         try await cluster.psql("INSERT INTO chime_schema (version, name) VALUES (999, 'from the future')", database: database)
         let error = await #expect(throws: PostgresError.self) { try await PostgresNotificationStore.open(conninfo: conninfo) }

@@ -1,4 +1,4 @@
-public import ChimeCore
+import ChimeCore
 public import ChimeEngine
 import Foundation
 
