@@ -112,7 +112,7 @@ public struct PresentationPolicy: Sendable, Hashable {
     /// - Critical needs `criticalAlertSetting` enabled; without it the notification is treated as
     ///   time-sensitive, and its critical sound plays as an ordinary one.
     /// - Time-sensitive needs `timeSensitiveSetting` enabled; without it the notification is active.
-    static func interruptionLevel(of content: NotificationContent, settings: NotificationSettings) -> InterruptionLevel {
+    public static func interruptionLevel(of content: NotificationContent, settings: NotificationSettings) -> InterruptionLevel {
         var level = content.interruptionLevel
         if content.sound?.isCritical == true {
             level = .critical
@@ -127,7 +127,7 @@ public struct PresentationPolicy: Sendable, Hashable {
     }
 
     /// How far a notification may interrupt, before the user's per-destination settings.
-    enum Alerting: Equatable {
+    public enum Alerting: Sendable, Equatable {
         /// Not allowed at all: nothing shown, silent, badge unchanged.
         case nothing
         /// To the list only, silent: provisional, passive, or held back by a focus.
@@ -149,7 +149,7 @@ public struct PresentationPolicy: Sendable, Hashable {
     /// - `.timeSensitive` while a focus is on: breaks through when the focus allows time-sensitive
     ///   notifications, else quietly like an active one.
     /// - `.critical` (permitted, see `interruptionLevel(of:settings:)`): breaks through every focus.
-    static func alerting(level: InterruptionLevel, status: AuthorizationStatus, focus: UserEnvironment.Focus) -> Alerting {
+    public static func alerting(level: InterruptionLevel, status: AuthorizationStatus, focus: UserEnvironment.Focus) -> Alerting {
         switch status {
         case .notDetermined, .denied: return .nothing
         case .provisional: return .quietly

@@ -1,8 +1,8 @@
 /// The PostgreSQL schema of `PostgresNotificationStore`, as migrations.
 ///
-/// The tables of the SQLite store, with a `tenant` first in every key: every row belongs to one tenant,
-/// and every statement of the store names its tenant, so no call through one tenant's store reaches
-/// another's rows. Records are the stores' shared binary form (`StoreRecord`) in `bytea`; dates are
+/// The tables of the SQLite store, with a `tenant` and a `recipient` first in every key: every row belongs
+/// to one recipient of one tenant (`""` for the tenant's own), and every statement of the store names both,
+/// so no call through one tenant's store reaches another's rows. Records are the stores' shared binary form (`StoreRecord`) in `bytea`; dates are
 /// `Date.timeIntervalSinceReferenceDate` as `double precision`, which round-trips a `Date` exactly; texts
 /// are `COLLATE "C"`, so they order by their UTF-8 bytes as identifiers do everywhere in Chime, whatever
 /// the database's own collation.
@@ -13,51 +13,57 @@ enum PostgresNotificationSchema {
             sql: """
                 CREATE TABLE app (
                     tenant text COLLATE "C" NOT NULL,
+                    recipient text COLLATE "C" NOT NULL,
                     app_id text COLLATE "C" NOT NULL,
                     record bytea NOT NULL,
-                    PRIMARY KEY (tenant, app_id)
+                    PRIMARY KEY (tenant, recipient, app_id)
                 );
 
                 CREATE TABLE pending (
                     tenant text COLLATE "C" NOT NULL,
+                    recipient text COLLATE "C" NOT NULL,
                     app_id text COLLATE "C" NOT NULL,
                     request_id text COLLATE "C" NOT NULL,
                     added double precision NOT NULL,
                     next_fire double precision,
                     floating_calendar boolean NOT NULL,
                     request bytea NOT NULL,
-                    PRIMARY KEY (tenant, app_id, request_id)
+                    PRIMARY KEY (tenant, recipient, app_id, request_id)
                 );
                 -- The scheduler's pages, and the list of every app's dated requests.
-                CREATE INDEX pending_by_next_fire ON pending (tenant, next_fire, app_id, request_id) WHERE next_fire IS NOT NULL;
+                CREATE INDEX pending_by_next_fire ON pending (tenant, recipient, next_fire, app_id, request_id) WHERE next_fire IS NOT NULL;
+                -- Server mode's nodes claim what is due across every tenant and recipient.
+                CREATE INDEX pending_due ON pending (next_fire) WHERE next_fire IS NOT NULL;
                 -- One app's list, dated then undated (an ascending index puts NULLs last, as the list does).
-                CREATE INDEX pending_by_app_next_fire ON pending (tenant, app_id, next_fire, request_id);
+                CREATE INDEX pending_by_app_next_fire ON pending (tenant, recipient, app_id, next_fire, request_id);
                 -- Every app's undated requests in (app, request) order.
-                CREATE INDEX pending_undated ON pending (tenant, app_id, request_id) WHERE next_fire IS NULL;
-                CREATE INDEX pending_floating_calendar ON pending (tenant, app_id, request_id) WHERE floating_calendar;
+                CREATE INDEX pending_undated ON pending (tenant, recipient, app_id, request_id) WHERE next_fire IS NULL;
+                CREATE INDEX pending_floating_calendar ON pending (tenant, recipient, app_id, request_id) WHERE floating_calendar;
 
                 -- Newest first by a sequence shared by every tenant and node: a delivery made later has a
                 -- higher number whichever node made it.
                 CREATE SEQUENCE delivered_sequence;
                 CREATE TABLE delivered (
                     tenant text COLLATE "C" NOT NULL,
+                    recipient text COLLATE "C" NOT NULL,
                     app_id text COLLATE "C" NOT NULL,
                     notification_id text COLLATE "C" NOT NULL,
                     thread_id text COLLATE "C" NOT NULL,
                     sequence bigint NOT NULL,
                     notification bytea NOT NULL,
-                    PRIMARY KEY (tenant, app_id, notification_id)
+                    PRIMARY KEY (tenant, recipient, app_id, notification_id)
                 );
-                CREATE INDEX delivered_by_sequence ON delivered (tenant, app_id, sequence);
-                CREATE INDEX delivered_by_thread ON delivered (tenant, app_id, thread_id);
+                CREATE INDEX delivered_by_sequence ON delivered (tenant, recipient, app_id, sequence);
+                CREATE INDEX delivered_by_thread ON delivered (tenant, recipient, app_id, thread_id);
 
                 CREATE TABLE missed (
                     sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
                     tenant text COLLATE "C" NOT NULL,
+                    recipient text COLLATE "C" NOT NULL,
                     app_id text COLLATE "C" NOT NULL,
                     record bytea NOT NULL
                 );
-                CREATE INDEX missed_by_app ON missed (tenant, app_id, sequence);
+                CREATE INDEX missed_by_app ON missed (tenant, recipient, app_id, sequence);
                 """),
         // Server mode's directory: tenants, their API keys (only a hash of each secret is kept), and their
         // recipients with the time zone and language their notifications follow.
@@ -88,6 +94,39 @@ enum PostgresNotificationSchema {
                     locale text NOT NULL,
                     PRIMARY KEY (tenant, recipient_id)
                 );
+                """),
+        // Server mode: what nodes share besides the store. Every delivery and change is an event with a
+        // number, so an event stream resumes on any node; a repeated `Idempotency-Key` finds the first
+        // answer; quiet hours and retention are the recipient's and the tenant's.
+        PostgresMigration(
+            version: 3, name: "events, idempotency keys, quiet hours, retention",
+            sql: """
+                CREATE TABLE event (
+                    sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    -- The writing transaction: a reader takes only events of transactions older than every
+                    -- one still running, in (transaction, sequence) order, so none appears behind it later.
+                    transaction xid8 NOT NULL DEFAULT pg_current_xact_id(),
+                    tenant text COLLATE "C" NOT NULL,
+                    recipient text COLLATE "C" NOT NULL,
+                    created double precision NOT NULL,
+                    body bytea NOT NULL
+                );
+                CREATE INDEX event_by_transaction ON event (transaction, sequence);
+                CREATE INDEX event_by_created ON event (created);
+
+                CREATE TABLE idempotency (
+                    tenant text COLLATE "C" NOT NULL REFERENCES tenant ON DELETE CASCADE,
+                    key text COLLATE "C" NOT NULL,
+                    fingerprint bytea NOT NULL,
+                    status integer NOT NULL,
+                    body bytea NOT NULL,
+                    created double precision NOT NULL,
+                    PRIMARY KEY (tenant, key)
+                );
+                CREATE INDEX idempotency_by_created ON idempotency (created);
+
+                ALTER TABLE recipient ADD COLUMN quiet_hours text NOT NULL DEFAULT '';
+                ALTER TABLE tenant ADD COLUMN retention_seconds double precision NOT NULL DEFAULT 2592000;
                 """),
     ]
 }

@@ -19,10 +19,10 @@ extension PostgresNotificationStore {
             let locked = try db.query(
                 """
                 SELECT app_id, request_id, next_fire FROM pending
-                WHERE tenant = $1 AND (app_id, request_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))
+                WHERE tenant = $1 AND recipient = $2 AND (app_id, request_id) IN (SELECT * FROM unnest($3::text[], $4::text[]))
                 ORDER BY app_id, request_id FOR UPDATE
                 """,
-                [scope, .texts(keys.map(\.appIdentifier)), .texts(keys.map(\.requestIdentifier))])
+                scope + [.texts(keys.map(\.appIdentifier)), .texts(keys.map(\.requestIdentifier))])
             var current: [RequestKey: Date] = [:]
             for row in locked {
                 guard let app = row[0].text, let request = row[1].text else { throw PostgresError.unexpectedResult("a pending key") }
@@ -53,45 +53,45 @@ extension PostgresNotificationStore {
                 try db.query(
                     """
                     UPDATE pending SET next_fire = changed.next_fire
-                    FROM unnest($2::text[], $3::text[], $4::float8[]) AS changed (app_id, request_id, next_fire)
-                    WHERE pending.tenant = $1 AND pending.app_id = changed.app_id AND pending.request_id = changed.request_id
+                    FROM unnest($3::text[], $4::text[], $5::float8[]) AS changed (app_id, request_id, next_fire)
+                    WHERE pending.tenant = $1 AND pending.recipient = $2 AND pending.app_id = changed.app_id AND pending.request_id = changed.request_id
                     """,
-                    [
-                        scope, .texts(advanced.map(\.appIdentifier)), .texts(advanced.map(\.requestIdentifier)),
+                    scope + [
+                        .texts(advanced.map(\.appIdentifier)), .texts(advanced.map(\.requestIdentifier)),
                         .array(.double, advanced.map { .date(current[$0]) }),
                     ])
             }
             let finished = touched.filter { current[$0] == nil }.sorted()
             if !finished.isEmpty {
                 try db.query(
-                    "DELETE FROM pending WHERE tenant = $1 AND (app_id, request_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))",
-                    [scope, .texts(finished.map(\.appIdentifier)), .texts(finished.map(\.requestIdentifier))])
+                    "DELETE FROM pending WHERE tenant = $1 AND recipient = $2 AND (app_id, request_id) IN (SELECT * FROM unnest($3::text[], $4::text[]))",
+                    scope + [.texts(finished.map(\.appIdentifier)), .texts(finished.map(\.requestIdentifier))])
             }
             // Delivered in the order of their records, so the sequence numbers them newest last.
             let delivered = deliveries.sorted { $0.value.order < $1.value.order }
             if !delivered.isEmpty {
                 try db.query(
                     """
-                    INSERT INTO delivered (tenant, app_id, notification_id, thread_id, sequence, notification)
-                    SELECT $1, app_id, notification_id, thread_id, nextval('delivered_sequence'), notification
-                    FROM unnest($2::text[], $3::text[], $4::text[], $5::bytea[]) AS fired (app_id, notification_id, thread_id, notification)
-                    ON CONFLICT (tenant, app_id, notification_id) DO UPDATE SET
+                    INSERT INTO delivered (tenant, recipient, app_id, notification_id, thread_id, sequence, notification)
+                    SELECT $1, $2, app_id, notification_id, thread_id, nextval('delivered_sequence'), notification
+                    FROM unnest($3::text[], $4::text[], $5::text[], $6::bytea[]) AS fired (app_id, notification_id, thread_id, notification)
+                    ON CONFLICT (tenant, recipient, app_id, notification_id) DO UPDATE SET
                         thread_id = excluded.thread_id, sequence = excluded.sequence, notification = excluded.notification
                     """,
-                    [
-                        scope, .texts(delivered.map(\.key.appIdentifier)), .texts(delivered.map(\.key.requestIdentifier)),
+                    scope + [
+                        .texts(delivered.map(\.key.appIdentifier)), .texts(delivered.map(\.key.requestIdentifier)),
                         .texts(delivered.map(\.value.thread)), .array(.bytes, delivered.map { .bytes($0.value.blob) }),
                     ])
             }
             for (appIdentifier, badge) in badges.sorted(by: { $0.key < $1.key }) {
                 var app = try Self.lockedApp(appIdentifier, scope: scope, in: db)
                 app.badgeCount = badge
-                try db.query(Self.upsertApp, [scope, .text(appIdentifier), .bytes(try StoreRecord.encode(app))])
+                try db.query(Self.upsertApp, scope + [.text(appIdentifier), .bytes(try StoreRecord.encode(app))])
             }
             if !misses.isEmpty {
                 try db.query(
-                    "INSERT INTO missed (tenant, app_id, record) SELECT $1, * FROM unnest($2::text[], $3::bytea[])",
-                    [scope, .texts(misses.map(\.app)), .array(.bytes, misses.map { .bytes($0.blob) })])
+                    "INSERT INTO missed (tenant, recipient, app_id, record) SELECT $1, $2, * FROM unnest($3::text[], $4::bytea[])",
+                    scope + [.texts(misses.map(\.app)), .array(.bytes, misses.map { .bytes($0.blob) })])
             }
             return applied
         }
@@ -102,7 +102,7 @@ extension PostgresNotificationStore {
         let scope = scope
         let rows = try await database.read { db in
             try db.query(
-                "SELECT notification FROM delivered WHERE tenant = $1 AND app_id = $2 ORDER BY sequence DESC", [scope, .text(appIdentifier)])
+                "SELECT notification FROM delivered WHERE tenant = $1 AND recipient = $2 AND app_id = $3 ORDER BY sequence DESC", scope + [.text(appIdentifier)])
         }
         return try rows.map { try Self.decode(DeliveredNotification.self, $0[0]) }
     }
@@ -111,8 +111,8 @@ extension PostgresNotificationStore {
         let scope = scope
         let rows = try await database.read { db in
             try db.query(
-                "SELECT notification FROM delivered WHERE tenant = $1 AND app_id = $2 AND notification_id = $3",
-                [scope, .text(appIdentifier), .text(identifier)])
+                "SELECT notification FROM delivered WHERE tenant = $1 AND recipient = $2 AND app_id = $3 AND notification_id = $4",
+                scope + [.text(appIdentifier), .text(identifier)])
         }
         return try rows.first.map { try Self.decode(DeliveredNotification.self, $0[0]) }
     }
@@ -123,10 +123,10 @@ extension PostgresNotificationStore {
 
     public func deliveredCounts(appIdentifier: String, threadIdentifiers: Set<String>) async throws -> [String: Int] {
         guard !threadIdentifiers.isEmpty else { return [:] }
-        let arguments: [PostgresValue] = [scope, .text(appIdentifier), .texts(threadIdentifiers)]
+        let arguments: [PostgresValue] = scope + [.text(appIdentifier), .texts(threadIdentifiers)]
         let rows = try await database.read { db in
             try db.query(
-                "SELECT thread_id, count(*) FROM delivered WHERE tenant = $1 AND app_id = $2 AND thread_id = ANY($3) GROUP BY thread_id",
+                "SELECT thread_id, count(*) FROM delivered WHERE tenant = $1 AND recipient = $2 AND app_id = $3 AND thread_id = ANY($4) GROUP BY thread_id",
                 arguments)
         }
         var counts = Dictionary(uniqueKeysWithValues: threadIdentifiers.map { ($0, 0) })
@@ -138,9 +138,9 @@ extension PostgresNotificationStore {
     }
 
     public func updateDelivered(appIdentifier: String, _ notification: DeliveredNotification) async throws {
-        let arguments: [PostgresValue] = [scope, .text(appIdentifier), .text(notification.identifier), .bytes(try StoreRecord.encode(notification))]
+        let arguments: [PostgresValue] = scope + [.text(appIdentifier), .text(notification.identifier), .bytes(try StoreRecord.encode(notification))]
         try await database.transaction { db in
-            try db.query("UPDATE delivered SET notification = $4 WHERE tenant = $1 AND app_id = $2 AND notification_id = $3", arguments)
+            try db.query("UPDATE delivered SET notification = $5 WHERE tenant = $1 AND recipient = $2 AND app_id = $3 AND notification_id = $4", arguments)
         }
     }
 
@@ -150,10 +150,10 @@ extension PostgresNotificationStore {
         let rows = try await database.transaction { db in
             if let identifiers {
                 return try db.query(
-                    "DELETE FROM delivered WHERE tenant = $1 AND app_id = $2 AND notification_id = ANY($3) RETURNING notification_id",
-                    [scope, .text(appIdentifier), .texts(identifiers)])
+                    "DELETE FROM delivered WHERE tenant = $1 AND recipient = $2 AND app_id = $3 AND notification_id = ANY($4) RETURNING notification_id",
+                    scope + [.text(appIdentifier), .texts(identifiers)])
             }
-            return try db.query("DELETE FROM delivered WHERE tenant = $1 AND app_id = $2 RETURNING notification_id", [scope, .text(appIdentifier)])
+            return try db.query("DELETE FROM delivered WHERE tenant = $1 AND recipient = $2 AND app_id = $3 RETURNING notification_id", scope + [.text(appIdentifier)])
         }
         return try rows.map { row in
             guard let identifier = row[0].text else { throw PostgresError.unexpectedResult("a notification identifier") }
@@ -164,7 +164,7 @@ extension PostgresNotificationStore {
     public func missedFires(appIdentifier: String) async throws -> [MissedFire] {
         let scope = scope
         let rows = try await database.read { db in
-            try db.query("SELECT record FROM missed WHERE tenant = $1 AND app_id = $2 ORDER BY sequence", [scope, .text(appIdentifier)])
+            try db.query("SELECT record FROM missed WHERE tenant = $1 AND recipient = $2 AND app_id = $3 ORDER BY sequence", scope + [.text(appIdentifier)])
         }
         return try rows.map { try Self.decode(MissedFire.self, $0[0]) }
     }
@@ -172,7 +172,7 @@ extension PostgresNotificationStore {
     public func clearMissedFires(appIdentifier: String) async throws {
         let scope = scope
         try await database.transaction { db in
-            try db.query("DELETE FROM missed WHERE tenant = $1 AND app_id = $2", [scope, .text(appIdentifier)])
+            try db.query("DELETE FROM missed WHERE tenant = $1 AND recipient = $2 AND app_id = $3", scope + [.text(appIdentifier)])
         }
     }
 }

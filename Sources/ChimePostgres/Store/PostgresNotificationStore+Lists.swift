@@ -15,7 +15,7 @@ extension PostgresNotificationStore {
         let rows = try await database.snapshot { db in
             var rows: [[PostgresValue]] = []
             for phase in phases where rows.count < limit {
-                rows += try db.query(phase.sql, [scope, .integer(Int64(limit - rows.count))] + phase.arguments)
+                rows += try db.query(phase.sql, scope + [.integer(Int64(limit - rows.count))] + phase.arguments)
             }
             return rows
         }
@@ -26,14 +26,14 @@ extension PostgresNotificationStore {
         try await count(of: "pending", appIdentifier: appIdentifier)
     }
 
-    /// A statement of a page: `$1` is the tenant, `$2` the limit, its own arguments from `$3`.
+    /// A statement of a page: `$1` and `$2` are the scope, `$3` the limit, its own arguments from `$4`.
     struct Phase {
         let sql: String
         let arguments: [PostgresValue]
     }
 
     static func pendingPhases(appIdentifier: String?, after position: PendingListPosition?) -> [Phase] {
-        let select = "\(selectPending) WHERE tenant = $1"
+        let select = "\(selectPending) WHERE tenant = $1 AND recipient = $2"
         guard let app = appIdentifier else {
             let dated: Phase? =
                 switch position {
@@ -41,21 +41,21 @@ extension PostgresNotificationStore {
                 case let position? where position.nextFireDate == nil: nil
                 case let position?:
                     Phase(
-                        sql: "AND (next_fire, app_id, request_id) > ($3, $4, $5)",
+                        sql: "AND (next_fire, app_id, request_id) > ($4, $5, $6)",
                         arguments: [.date(position.nextFireDate), .text(position.appIdentifier), .text(position.requestIdentifier)])
                 }
             let undated =
                 if let position, position.nextFireDate == nil {
-                    Phase(sql: "AND (app_id, request_id) > ($3, $4)", arguments: [.text(position.appIdentifier), .text(position.requestIdentifier)])
+                    Phase(sql: "AND (app_id, request_id) > ($4, $5)", arguments: [.text(position.appIdentifier), .text(position.requestIdentifier)])
                 } else {
                     Phase(sql: "", arguments: [])
                 }
             return [
                 dated.map {
                     Phase(
-                        sql: "\(select) AND next_fire IS NOT NULL \($0.sql) ORDER BY next_fire, app_id, request_id LIMIT $2", arguments: $0.arguments)
+                        sql: "\(select) AND next_fire IS NOT NULL \($0.sql) ORDER BY next_fire, app_id, request_id LIMIT $3", arguments: $0.arguments)
                 },
-                Phase(sql: "\(select) AND next_fire IS NULL \(undated.sql) ORDER BY app_id, request_id LIMIT $2", arguments: undated.arguments),
+                Phase(sql: "\(select) AND next_fire IS NULL \(undated.sql) ORDER BY app_id, request_id LIMIT $3", arguments: undated.arguments),
             ].compactMap { $0 }
         }
 
@@ -66,15 +66,15 @@ extension PostgresNotificationStore {
             case nil: Phase(sql: "", arguments: [])
             case let position? where position.nextFireDate == nil: nil
             case let position? where position.appIdentifier == app:
-                Phase(sql: "AND (next_fire, request_id) > ($4, $5)", arguments: [.date(position.nextFireDate), .text(position.requestIdentifier)])
+                Phase(sql: "AND (next_fire, request_id) > ($5, $6)", arguments: [.date(position.nextFireDate), .text(position.requestIdentifier)])
             case let position?:
-                Phase(sql: position.appIdentifier.precedesInByteOrder(app) ? "AND next_fire >= $4" : "AND next_fire > $4", arguments: [.date(position.nextFireDate)])
+                Phase(sql: position.appIdentifier.precedesInByteOrder(app) ? "AND next_fire >= $5" : "AND next_fire > $5", arguments: [.date(position.nextFireDate)])
             }
         let undated: Phase? =
             switch position {
             case let position? where position.nextFireDate == nil:
                 if position.appIdentifier == app {
-                    Phase(sql: "AND request_id > $4", arguments: [.text(position.requestIdentifier)])
+                    Phase(sql: "AND request_id > $5", arguments: [.text(position.requestIdentifier)])
                 } else {
                     position.appIdentifier.precedesInByteOrder(app) ? Phase(sql: "", arguments: []) : nil
                 }
@@ -83,11 +83,11 @@ extension PostgresNotificationStore {
         return [
             dated.map {
                 Phase(
-                    sql: "\(select) AND app_id = $3 AND next_fire IS NOT NULL \($0.sql) ORDER BY next_fire, request_id LIMIT $2",
+                    sql: "\(select) AND app_id = $4 AND next_fire IS NOT NULL \($0.sql) ORDER BY next_fire, request_id LIMIT $3",
                     arguments: [.text(app)] + $0.arguments)
             },
             undated.map {
-                Phase(sql: "\(select) AND app_id = $3 AND next_fire IS NULL \($0.sql) ORDER BY request_id LIMIT $2", arguments: [.text(app)] + $0.arguments)
+                Phase(sql: "\(select) AND app_id = $4 AND next_fire IS NULL \($0.sql) ORDER BY request_id LIMIT $3", arguments: [.text(app)] + $0.arguments)
             },
         ].compactMap { $0 }
     }
@@ -110,10 +110,10 @@ extension PostgresNotificationStore {
             while case let (app, before)? = next, rows.count < limit {
                 let page = try db.query(
                     """
-                    SELECT sequence, notification FROM delivered WHERE tenant = $1 AND app_id = $2 AND sequence < $3
-                    ORDER BY sequence DESC LIMIT $4
+                    SELECT sequence, notification FROM delivered WHERE tenant = $1 AND recipient = $2 AND app_id = $3 AND sequence < $4
+                    ORDER BY sequence DESC LIMIT $5
                     """,
-                    [scope, .text(app), .integer(before ?? .max), .integer(Int64(limit - rows.count))])
+                    scope + [.text(app), .integer(before ?? .max), .integer(Int64(limit - rows.count))])
                 rows += page.map { (app, $0) }
                 guard appIdentifier == nil, rows.count < limit else { break }
                 next = try Self.nextDeliveredApp(after: app, scope: scope, in: db).map { ($0, nil) }
@@ -133,12 +133,12 @@ extension PostgresNotificationStore {
     }
 
     /// The first app after `appIdentifier` (the first of all when `nil`) that has delivered notifications.
-    private static func nextDeliveredApp(after appIdentifier: String?, scope: PostgresValue, in db: PostgresConnection) throws -> String? {
+    private static func nextDeliveredApp(after appIdentifier: String?, scope: [PostgresValue], in db: PostgresConnection) throws -> String? {
         let rows =
             if let appIdentifier {
-                try db.query("SELECT app_id FROM delivered WHERE tenant = $1 AND app_id > $2 ORDER BY app_id LIMIT 1", [scope, .text(appIdentifier)])
+                try db.query("SELECT app_id FROM delivered WHERE tenant = $1 AND recipient = $2 AND app_id > $3 ORDER BY app_id LIMIT 1", scope + [.text(appIdentifier)])
             } else {
-                try db.query("SELECT app_id FROM delivered WHERE tenant = $1 ORDER BY app_id LIMIT 1", [scope])
+                try db.query("SELECT app_id FROM delivered WHERE tenant = $1 AND recipient = $2 ORDER BY app_id LIMIT 1", scope)
             }
         guard let row = rows.first else { return nil }
         guard let app = row[0].text else { throw PostgresError.unexpectedResult("an app identifier") }
@@ -150,9 +150,9 @@ extension PostgresNotificationStore {
         let scope = scope
         let rows = try await database.read { db in
             if let appIdentifier {
-                return try db.query("SELECT count(*) FROM \(table) WHERE tenant = $1 AND app_id = $2", [scope, .text(appIdentifier)])
+                return try db.query("SELECT count(*) FROM \(table) WHERE tenant = $1 AND recipient = $2 AND app_id = $3", scope + [.text(appIdentifier)])
             }
-            return try db.query("SELECT count(*) FROM \(table) WHERE tenant = $1", [scope])
+            return try db.query("SELECT count(*) FROM \(table) WHERE tenant = $1 AND recipient = $2", scope)
         }
         guard let count = rows.first?.first?.integer else { throw PostgresError.unexpectedResult("a count") }
         return Int(count)

@@ -23,8 +23,10 @@ import Synchronization
 /// ```
 public final class PostgresNotificationStore: NotificationStore {
     let database: PostgresDatabase
-    /// Whose rows this store reads and writes.
+    /// Whose rows this store reads and writes: a tenant's, and within it one recipient's (each recipient is
+    /// a user of the tenant's apps, with their own pending, delivered and badges); `""` for the tenant's own.
     public let tenant: String
+    public let recipient: String
 
     /// Rows written by one statement when many are written at once (an add of 10,000 requests is ten
     /// statements, not 10,000 round trips).
@@ -38,19 +40,21 @@ public final class PostgresNotificationStore: NotificationStore {
     /// The schema version this code gives a database.
     public static var schemaVersion: Int { PostgresNotificationSchema.migrations.last?.version ?? 0 }
 
-    public init(database: PostgresDatabase, tenant: String) {
+    public init(database: PostgresDatabase, tenant: String, recipient: String = "") {
         self.database = database
         self.tenant = tenant
+        self.recipient = recipient
     }
 
-    var scope: PostgresValue { .text(tenant) }
+    /// `$1` and `$2` of every statement.
+    var scope: [PostgresValue] { [.text(tenant), .text(recipient)] }
 
     // MARK: Apps
 
     public func app(_ appIdentifier: String) async throws -> AppRecord? {
         let scope = scope
         let rows = try await database.read { db in
-            try db.query("SELECT record FROM app WHERE tenant = $1 AND app_id = $2", [scope, .text(appIdentifier)])
+            try db.query("SELECT record FROM app WHERE tenant = $1 AND recipient = $2 AND app_id = $3", scope + [.text(appIdentifier)])
         }
         return try rows.first.map { try Self.decode(AppRecord.self, $0[0]) }
     }
@@ -58,21 +62,21 @@ public final class PostgresNotificationStore: NotificationStore {
     public func allApps() async throws -> [AppRecord] {
         let scope = scope
         let rows = try await database.read { db in
-            try db.query("SELECT record FROM app WHERE tenant = $1 ORDER BY app_id", [scope])
+            try db.query("SELECT record FROM app WHERE tenant = $1 AND recipient = $2 ORDER BY app_id", scope)
         }
         return try rows.map { try Self.decode(AppRecord.self, $0[0]) }
     }
 
     public func saveApp(_ record: AppRecord) async throws {
-        let arguments: [PostgresValue] = [scope, .text(record.appIdentifier), .bytes(try StoreRecord.encode(record))]
+        let arguments: [PostgresValue] = scope + [.text(record.appIdentifier), .bytes(try StoreRecord.encode(record))]
         try await database.transaction { db in
             try db.query(Self.upsertApp, arguments)
         }
     }
 
     static let upsertApp = """
-        INSERT INTO app (tenant, app_id, record) VALUES ($1, $2, $3)
-        ON CONFLICT (tenant, app_id) DO UPDATE SET record = excluded.record
+        INSERT INTO app (tenant, recipient, app_id, record) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (tenant, recipient, app_id) DO UPDATE SET record = excluded.record
         """
 
     @discardableResult
@@ -81,7 +85,7 @@ public final class PostgresNotificationStore: NotificationStore {
         return try await database.transaction { db in
             var record = try Self.lockedApp(appIdentifier, scope: scope, in: db)
             try change(&record)
-            try db.query(Self.upsertApp, [scope, .text(appIdentifier), .bytes(try StoreRecord.encode(record))])
+            try db.query(Self.upsertApp, scope + [.text(appIdentifier), .bytes(try StoreRecord.encode(record))])
             return record
         }
     }
@@ -93,11 +97,11 @@ public final class PostgresNotificationStore: NotificationStore {
     /// UPDATE` locks only rows that exist, so two transactions both starting from a new record would each
     /// write theirs and one change would be lost. The second insert waits for the first transaction and
     /// then finds the row, which it then locks.
-    static func lockedApp(_ appIdentifier: String, scope: PostgresValue, in db: PostgresConnection) throws -> AppRecord {
+    static func lockedApp(_ appIdentifier: String, scope: [PostgresValue], in db: PostgresConnection) throws -> AppRecord {
         try db.query(
-            "INSERT INTO app (tenant, app_id, record) VALUES ($1, $2, $3) ON CONFLICT (tenant, app_id) DO NOTHING",
-            [scope, .text(appIdentifier), .bytes(try StoreRecord.encode(AppRecord(appIdentifier: appIdentifier)))])
-        guard let row = try db.query("SELECT record FROM app WHERE tenant = $1 AND app_id = $2 FOR UPDATE", [scope, .text(appIdentifier)]).first else {
+            "INSERT INTO app (tenant, recipient, app_id, record) VALUES ($1, $2, $3, $4) ON CONFLICT (tenant, recipient, app_id) DO NOTHING",
+            scope + [.text(appIdentifier), .bytes(try StoreRecord.encode(AppRecord(appIdentifier: appIdentifier)))])
+        guard let row = try db.query("SELECT record FROM app WHERE tenant = $1 AND recipient = $2 AND app_id = $3 FOR UPDATE", scope + [.text(appIdentifier)]).first else {
             throw PostgresError.unexpectedResult("no app row after inserting it")
         }
         return try decode(AppRecord.self, row[0])
@@ -105,8 +109,8 @@ public final class PostgresNotificationStore: NotificationStore {
 
     /// The app's record as the transaction sees it, or a new one; an existing row is locked against
     /// changes (`FOR SHARE`) until the transaction ends.
-    static func sharedApp(_ appIdentifier: String, scope: PostgresValue, in db: PostgresConnection) throws -> AppRecord {
-        try db.query("SELECT record FROM app WHERE tenant = $1 AND app_id = $2 FOR SHARE", [scope, .text(appIdentifier)]).first
+    static func sharedApp(_ appIdentifier: String, scope: [PostgresValue], in db: PostgresConnection) throws -> AppRecord {
+        try db.query("SELECT record FROM app WHERE tenant = $1 AND recipient = $2 AND app_id = $3 FOR SHARE", scope + [.text(appIdentifier)]).first
             .map { try decode(AppRecord.self, $0[0]) } ?? AppRecord(appIdentifier: appIdentifier)
     }
 
@@ -124,13 +128,13 @@ public final class PostgresNotificationStore: NotificationStore {
             for chunk in columns.chunks(of: Self.rowsPerStatement) {
                 try db.query(
                     """
-                    INSERT INTO pending (tenant, app_id, request_id, added, next_fire, floating_calendar, request)
-                    SELECT $1, * FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::bool[], $7::bytea[])
-                    ON CONFLICT (tenant, app_id, request_id) DO UPDATE SET
+                    INSERT INTO pending (tenant, recipient, app_id, request_id, added, next_fire, floating_calendar, request)
+                    SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::float8[], $6::float8[], $7::bool[], $8::bytea[])
+                    ON CONFLICT (tenant, recipient, app_id, request_id) DO UPDATE SET
                         added = excluded.added, next_fire = excluded.next_fire,
                         floating_calendar = excluded.floating_calendar, request = excluded.request
                     """,
-                    [scope] + chunk)
+                    scope + chunk)
             }
         }
     }
@@ -141,19 +145,19 @@ public final class PostgresNotificationStore: NotificationStore {
         let scope = scope
         let rows = try await database.read { db in
             try db.query(
-                "\(Self.selectPending) WHERE tenant = $1 AND app_id = $2 ORDER BY next_fire NULLS LAST, request_id", [scope, .text(appIdentifier)])
+                "\(Self.selectPending) WHERE tenant = $1 AND recipient = $2 AND app_id = $3 ORDER BY next_fire NULLS LAST, request_id", scope + [.text(appIdentifier)])
         }
         return try rows.map(Self.pendingRequest)
     }
 
     public func pendingRequests(_ keys: [RequestKey]) async throws -> [PendingRequest] {
         guard !keys.isEmpty else { return [] }
-        let arguments: [PostgresValue] = [scope, .texts(keys.map(\.appIdentifier)), .texts(keys.map(\.requestIdentifier))]
+        let arguments: [PostgresValue] = scope + [.texts(keys.map(\.appIdentifier)), .texts(keys.map(\.requestIdentifier))]
         let rows = try await database.read { db in
             try db.query(
                 """
-                \(Self.selectPending) WHERE tenant = $1
-                AND (app_id, request_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))
+                \(Self.selectPending) WHERE tenant = $1 AND recipient = $2
+                AND (app_id, request_id) IN (SELECT * FROM unnest($3::text[], $4::text[]))
                 """,
                 arguments)
         }
@@ -166,10 +170,10 @@ public final class PostgresNotificationStore: NotificationStore {
         let rows = try await database.transaction { db in
             if let identifiers {
                 return try db.query(
-                    "DELETE FROM pending WHERE tenant = $1 AND app_id = $2 AND request_id = ANY($3) RETURNING request_id",
-                    [scope, .text(appIdentifier), .texts(identifiers)])
+                    "DELETE FROM pending WHERE tenant = $1 AND recipient = $2 AND app_id = $3 AND request_id = ANY($4) RETURNING request_id",
+                    scope + [.text(appIdentifier), .texts(identifiers)])
             }
-            return try db.query("DELETE FROM pending WHERE tenant = $1 AND app_id = $2 RETURNING request_id", [scope, .text(appIdentifier)])
+            return try db.query("DELETE FROM pending WHERE tenant = $1 AND recipient = $2 AND app_id = $3 RETURNING request_id", scope + [.text(appIdentifier)])
         }
         return try rows.map { row in
             guard let identifier = row[0].text else { throw PostgresError.unexpectedResult("a request identifier") }
@@ -181,19 +185,19 @@ public final class PostgresNotificationStore: NotificationStore {
         let (condition, arguments): (String, [PostgresValue]) =
             switch after {
             case nil: ("", [])
-            case .datesThrough(let date): ("AND next_fire > $4", [.date(date)])
+            case .datesThrough(let date): ("AND next_fire > $5", [.date(date)])
             case .firesThrough(let last):
-                ("AND (next_fire, app_id, request_id) > ($4, $5, $6)", [.date(last.date), .text(last.key.appIdentifier), .text(last.key.requestIdentifier)])
+                ("AND (next_fire, app_id, request_id) > ($5, $6, $7)", [.date(last.date), .text(last.key.appIdentifier), .text(last.key.requestIdentifier)])
             }
         let scope = scope
         let rows = try await database.read { db in
             try db.query(
                 """
                 SELECT next_fire, app_id, request_id FROM pending
-                WHERE tenant = $1 AND next_fire IS NOT NULL AND next_fire <= $2 \(condition)
-                ORDER BY next_fire, app_id, request_id LIMIT $3
+                WHERE tenant = $1 AND recipient = $2 AND next_fire IS NOT NULL AND next_fire <= $3 \(condition)
+                ORDER BY next_fire, app_id, request_id LIMIT $4
                 """,
-                [scope, .date(through), .integer(Int64(limit))] + arguments)
+                scope + [.date(through), .integer(Int64(limit))] + arguments)
         }
         return try rows.map { row in
             guard let date = row[0].date, let app = row[1].text, let request = row[2].text else {
@@ -206,7 +210,7 @@ public final class PostgresNotificationStore: NotificationStore {
     public func floatingCalendarRequests() async throws -> [PendingRequest] {
         let scope = scope
         let rows = try await database.read { db in
-            try db.query("\(Self.selectPending) WHERE tenant = $1 AND floating_calendar ORDER BY app_id, request_id", [scope])
+            try db.query("\(Self.selectPending) WHERE tenant = $1 AND recipient = $2 AND floating_calendar ORDER BY app_id, request_id", scope)
         }
         return try rows.map(Self.pendingRequest)
     }
@@ -214,16 +218,16 @@ public final class PostgresNotificationStore: NotificationStore {
     public func updateNextFireDates(_ dates: [RequestKey: Date?]) async throws {
         guard !dates.isEmpty else { return }
         let entries = Array(dates)
-        let arguments: [PostgresValue] = [
-            scope, .texts(entries.map(\.key.appIdentifier)), .texts(entries.map(\.key.requestIdentifier)),
+        let arguments: [PostgresValue] = scope + [
+            .texts(entries.map(\.key.appIdentifier)), .texts(entries.map(\.key.requestIdentifier)),
             .array(.double, entries.map { PostgresValue.date($0.value) }),
         ]
         try await database.transaction { db in
             try db.query(
                 """
                 UPDATE pending SET next_fire = changed.next_fire
-                FROM unnest($2::text[], $3::text[], $4::float8[]) AS changed (app_id, request_id, next_fire)
-                WHERE pending.tenant = $1 AND pending.app_id = changed.app_id AND pending.request_id = changed.request_id
+                FROM unnest($3::text[], $4::text[], $5::float8[]) AS changed (app_id, request_id, next_fire)
+                WHERE pending.tenant = $1 AND pending.recipient = $2 AND pending.app_id = changed.app_id AND pending.request_id = changed.request_id
                 """,
                 arguments)
         }
@@ -232,12 +236,12 @@ public final class PostgresNotificationStore: NotificationStore {
     public func shiftPending(_ keys: [RequestKey], by interval: TimeInterval) async throws {
         guard !keys.isEmpty else { return }
         // The same IEEE addition as `Date.addingTimeInterval`, so a shifted date equals the engine's.
-        let arguments: [PostgresValue] = [scope, .texts(keys.map(\.appIdentifier)), .texts(keys.map(\.requestIdentifier)), .double(interval)]
+        let arguments: [PostgresValue] = scope + [.texts(keys.map(\.appIdentifier)), .texts(keys.map(\.requestIdentifier)), .double(interval)]
         try await database.transaction { db in
             try db.query(
                 """
-                UPDATE pending SET added = added + $4, next_fire = next_fire + $4
-                WHERE tenant = $1 AND (app_id, request_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))
+                UPDATE pending SET added = added + $5, next_fire = next_fire + $5
+                WHERE tenant = $1 AND recipient = $2 AND (app_id, request_id) IN (SELECT * FROM unnest($3::text[], $4::text[]))
                 """,
                 arguments)
         }
@@ -268,7 +272,7 @@ struct PendingColumns {
         }
     }
 
-    /// The parameters `$2…$7` of each statement, `size` rows each.
+    /// The parameters `$3…$8` of each statement, `size` rows each.
     func chunks(of size: Int) -> [[PostgresValue]] {
         stride(from: 0, to: rows.count, by: size).map { start in
             let chunk = rows[start..<min(start + size, rows.count)]
