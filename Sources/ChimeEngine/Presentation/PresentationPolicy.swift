@@ -1,4 +1,4 @@
-import ChimeCore
+public import ChimeCore
 
 /// Decides how one delivered notification is presented: where it appears, what it says, what it plays,
 /// which badge and buttons it brings.
