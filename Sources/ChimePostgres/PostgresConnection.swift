@@ -74,6 +74,34 @@ public final class PostgresConnection {
         return try rows(of: result)
     }
 
+    /// Waits up to `seconds` for notifications on the channels this connection `LISTEN`s to, and returns
+    /// their channel names (empty when none came in time). Only a connection that does nothing else may
+    /// wait (`PostgresListener`).
+    public func notifications(waitingUpTo seconds: Double) throws(PostgresError) -> [String] {
+        guard let handle else { throw PostgresError(.connection, "the connection is closed") }
+        var channels = try drainNotifications(handle)
+        guard channels.isEmpty else { return channels }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, Int32(max(0, min(seconds, 3_600)) * 1_000))
+        if ready < 0 && errno != EINTR {
+            throw PostgresError(.connection, "waiting for notifications failed: \(String(cString: strerror(errno)))")
+        }
+        channels = try drainNotifications(handle)
+        return channels
+    }
+
+    private func drainNotifications(_ handle: OpaquePointer) throws(PostgresError) -> [String] {
+        guard PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else {
+            throw PostgresError(.connection, "the connection to PostgreSQL broke: \(Self.message(of: handle))")
+        }
+        var channels: [String] = []
+        while let notification = PQnotifies(handle) {
+            channels.append(String(cString: notification.pointee.relname))
+            PQfreemem(notification)
+        }
+        return channels
+    }
+
     private func preparedName(for sql: String, arguments: [PostgresValue], on handle: OpaquePointer) throws(PostgresError) -> String {
         if let name = prepared[sql] { return name }
         let name = "chime_\(prepared.count + 1)"

@@ -8,11 +8,9 @@ import Foundation
 extension PostgresNotificationStore {
     public func recordFires(_ records: [FireRecord]) async throws -> [FireRecord] {
         guard !records.isEmpty else { return [] }
-        let blobs = try records.map { record in
-            (delivered: try record.delivered.map(StoreRecord.encode), missed: try record.missed.map(StoreRecord.encode))
-        }
+        let (tenant, recipient, scope) = (tenant, recipient, scope)
+        let fires = try records.map { try PostgresFireWriter.Fire(tenant: tenant, recipient: recipient, record: $0) }
         let keys = Set(records.map(\.key)).sorted()
-        let scope = scope
         let applied = try await database.transaction { db -> [Int] in
             // Every request the records touch, locked in one order (two nodes recording overlapping batches
             // then wait for each other instead of deadlocking).
@@ -23,77 +21,13 @@ extension PostgresNotificationStore {
                 ORDER BY app_id, request_id FOR UPDATE
                 """,
                 scope + [.texts(keys.map(\.appIdentifier)), .texts(keys.map(\.requestIdentifier))])
-            var current: [RequestKey: Date] = [:]
+            var current: [PostgresFireWriter.Key: Date] = [:]
             for row in locked {
                 guard let app = row[0].text, let request = row[1].text else { throw PostgresError.unexpectedResult("a pending key") }
-                if let date = row[2].date { current[RequestKey(appIdentifier: app, requestIdentifier: request)] = date }
+                let key = PostgresFireWriter.Key(tenant: tenant, recipient: recipient, request: RequestKey(appIdentifier: app, requestIdentifier: request))
+                if let date = row[2].date { current[key] = date }
             }
-
-            // The records in order, each applied only while its request still has the fired date, as if
-            // recorded one by one; then the net changes written with a few statements.
-            var applied: [Int] = []
-            var deliveries: [RequestKey: (thread: String, blob: [UInt8], order: Int)] = [:]
-            var badges: [String: Int] = [:]
-            var misses: [(app: String, blob: [UInt8])] = []
-            for (index, record) in records.enumerated() {
-                guard current[record.key] == record.firedDate else { continue }
-                if let notification = record.delivered, let blob = blobs[index].delivered {
-                    deliveries[record.key] = (notification.request.content.threadIdentifier, blob, index)
-                    if let badge = notification.request.content.badge { badges[record.key.appIdentifier] = badge }
-                }
-                current[record.key] = record.nextFireDate
-                if let missed = blobs[index].missed { misses.append((record.key.appIdentifier, missed)) }
-                applied.append(index)
-            }
-            guard !applied.isEmpty else { return [] }
-            let touched = Set(applied.map { records[$0].key })
-
-            let advanced = touched.filter { current[$0] != nil }.sorted()
-            if !advanced.isEmpty {
-                try db.query(
-                    """
-                    UPDATE pending SET next_fire = changed.next_fire
-                    FROM unnest($3::text[], $4::text[], $5::float8[]) AS changed (app_id, request_id, next_fire)
-                    WHERE pending.tenant = $1 AND pending.recipient = $2 AND pending.app_id = changed.app_id AND pending.request_id = changed.request_id
-                    """,
-                    scope + [
-                        .texts(advanced.map(\.appIdentifier)), .texts(advanced.map(\.requestIdentifier)),
-                        .array(.double, advanced.map { .date(current[$0]) }),
-                    ])
-            }
-            let finished = touched.filter { current[$0] == nil }.sorted()
-            if !finished.isEmpty {
-                try db.query(
-                    "DELETE FROM pending WHERE tenant = $1 AND recipient = $2 AND (app_id, request_id) IN (SELECT * FROM unnest($3::text[], $4::text[]))",
-                    scope + [.texts(finished.map(\.appIdentifier)), .texts(finished.map(\.requestIdentifier))])
-            }
-            // Delivered in the order of their records, so the sequence numbers them newest last.
-            let delivered = deliveries.sorted { $0.value.order < $1.value.order }
-            if !delivered.isEmpty {
-                try db.query(
-                    """
-                    INSERT INTO delivered (tenant, recipient, app_id, notification_id, thread_id, sequence, notification)
-                    SELECT $1, $2, app_id, notification_id, thread_id, nextval('delivered_sequence'), notification
-                    FROM unnest($3::text[], $4::text[], $5::text[], $6::bytea[]) AS fired (app_id, notification_id, thread_id, notification)
-                    ON CONFLICT (tenant, recipient, app_id, notification_id) DO UPDATE SET
-                        thread_id = excluded.thread_id, sequence = excluded.sequence, notification = excluded.notification
-                    """,
-                    scope + [
-                        .texts(delivered.map(\.key.appIdentifier)), .texts(delivered.map(\.key.requestIdentifier)),
-                        .texts(delivered.map(\.value.thread)), .array(.bytes, delivered.map { .bytes($0.value.blob) }),
-                    ])
-            }
-            for (appIdentifier, badge) in badges.sorted(by: { $0.key < $1.key }) {
-                var app = try Self.lockedApp(appIdentifier, scope: scope, in: db)
-                app.badgeCount = badge
-                try db.query(Self.upsertApp, scope + [.text(appIdentifier), .bytes(try StoreRecord.encode(app))])
-            }
-            if !misses.isEmpty {
-                try db.query(
-                    "INSERT INTO missed (tenant, recipient, app_id, record) SELECT $1, $2, * FROM unnest($3::text[], $4::bytea[])",
-                    scope + [.texts(misses.map(\.app)), .array(.bytes, misses.map { .bytes($0.blob) })])
-            }
-            return applied
+            return try PostgresFireWriter.apply(fires, current: current, in: db)
         }
         return applied.map { records[$0] }
     }
