@@ -30,6 +30,8 @@ public final class PostgresDatabase: Sendable {
 
     private let lanes: Pool
     private let configuration: Configuration
+    /// Where the pool connects, for connections of their own (`PostgresListener`).
+    let conninfo: String
 
     /// Opens the pool and migrates the schema; while the server cannot be reached, it keeps trying for
     /// `retryFor`.
@@ -38,6 +40,7 @@ public final class PostgresDatabase: Sendable {
     ///   the database was written by newer code, `.server` when a migration fails (it rolled back).
     public init(conninfo: String, migrations: [PostgresMigration], configuration: Configuration = Configuration()) async throws {
         self.configuration = configuration
+        self.conninfo = conninfo
         var made: [Lane] = []
         for index in 0..<configuration.connections {
             made.append(Lane(conninfo: conninfo, label: "chime.postgres.\(index)"))

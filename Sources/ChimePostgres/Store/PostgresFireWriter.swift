@@ -36,13 +36,13 @@ enum PostgresFireWriter {
     static func apply(_ fires: [Fire], current: [Key: Date], in db: PostgresConnection) throws -> [Int] {
         var current = current
         var applied: [Int] = []
-        var deliveries: [Key: (thread: String, blob: [UInt8], order: Int)] = [:]
+        var deliveries: [Key: (thread: String, date: Date, blob: [UInt8], order: Int)] = [:]
         var badges: [Key: Int] = [:]
         var misses: [(key: Key, blob: [UInt8])] = []
         for (index, fire) in fires.enumerated() {
             guard current[fire.key] == fire.record.firedDate else { continue }
             if let notification = fire.record.delivered, let blob = fire.delivered {
-                deliveries[fire.key] = (notification.request.content.threadIdentifier, blob, index)
+                deliveries[fire.key] = (notification.request.content.threadIdentifier, notification.date, blob, index)
                 if let badge = notification.request.content.badge { badges[fire.key] = badge }
             }
             current[fire.key] = fire.record.nextFireDate
@@ -77,14 +77,15 @@ enum PostgresFireWriter {
         if !delivered.isEmpty {
             try db.query(
                 """
-                INSERT INTO delivered (tenant, recipient, app_id, notification_id, thread_id, sequence, notification)
-                SELECT tenant, recipient, app_id, notification_id, thread_id, nextval('delivered_sequence'), notification
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bytea[])
-                    AS fired (tenant, recipient, app_id, notification_id, thread_id, notification)
+                INSERT INTO delivered (tenant, recipient, app_id, notification_id, thread_id, sequence, date, notification)
+                SELECT tenant, recipient, app_id, notification_id, thread_id, nextval('delivered_sequence'), date, notification
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::bytea[])
+                    AS fired (tenant, recipient, app_id, notification_id, thread_id, date, notification)
                 ON CONFLICT (tenant, recipient, app_id, notification_id) DO UPDATE SET
-                    thread_id = excluded.thread_id, sequence = excluded.sequence, notification = excluded.notification
+                    thread_id = excluded.thread_id, sequence = excluded.sequence, date = excluded.date, notification = excluded.notification
                 """,
-                columns(delivered.map(\.key)) + [.texts(delivered.map(\.value.thread)), .array(.bytes, delivered.map { .bytes($0.value.blob) })])
+                columns(delivered.map(\.key)) + [
+                    .texts(delivered.map(\.value.thread)), .array(.double, delivered.map { .date($0.value.date) }), .array(.bytes, delivered.map { .bytes($0.value.blob) })])
         }
         for (key, badge) in badges.sorted(by: { order($0.key, $1.key) }) {
             let scope: [PostgresValue] = [.text(key.tenant), .text(key.recipient)]

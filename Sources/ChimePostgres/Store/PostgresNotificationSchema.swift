@@ -50,11 +50,14 @@ enum PostgresNotificationSchema {
                     notification_id text COLLATE "C" NOT NULL,
                     thread_id text COLLATE "C" NOT NULL,
                     sequence bigint NOT NULL,
+                    -- When it was delivered, for retention.
+                    date double precision NOT NULL,
                     notification bytea NOT NULL,
                     PRIMARY KEY (tenant, recipient, app_id, notification_id)
                 );
                 CREATE INDEX delivered_by_sequence ON delivered (tenant, recipient, app_id, sequence);
                 CREATE INDEX delivered_by_thread ON delivered (tenant, recipient, app_id, thread_id);
+                CREATE INDEX delivered_by_date ON delivered (tenant, date);
 
                 CREATE TABLE missed (
                     sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -118,24 +118,30 @@ public final class PostgresNotificationStore: NotificationStore {
 
     public func addPending(_ requests: [PendingRequest], admitting admit: @escaping @Sendable (AppRecord) throws -> Void) async throws {
         // Encoded here, on the caller's task; the connection's thread only writes.
-        let columns = try PendingColumns(requests)
+        let columns = try PendingColumns(requests.map { (tenant, recipient, $0) })
         let appIdentifiers = Set(requests.map(\.appIdentifier)).sorted()
         let scope = scope
         try await database.transaction { db in
             for appIdentifier in appIdentifiers {
                 try admit(try Self.sharedApp(appIdentifier, scope: scope, in: db))
             }
-            for chunk in columns.chunks(of: Self.rowsPerStatement) {
-                try db.query(
-                    """
-                    INSERT INTO pending (tenant, recipient, app_id, request_id, added, next_fire, floating_calendar, request)
-                    SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::float8[], $6::float8[], $7::bool[], $8::bytea[])
-                    ON CONFLICT (tenant, recipient, app_id, request_id) DO UPDATE SET
-                        added = excluded.added, next_fire = excluded.next_fire,
-                        floating_calendar = excluded.floating_calendar, request = excluded.request
-                    """,
-                    scope + chunk)
-            }
+            try Self.insertPending(columns, in: db)
+        }
+    }
+
+    /// Writes pending requests of any recipients, replacing those with the same keys, a thousand rows a
+    /// statement.
+    static func insertPending(_ columns: PendingColumns, in db: PostgresConnection) throws {
+        for chunk in columns.chunks(of: rowsPerStatement) {
+            try db.query(
+                """
+                INSERT INTO pending (tenant, recipient, app_id, request_id, added, next_fire, floating_calendar, request)
+                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::bool[], $8::bytea[])
+                ON CONFLICT (tenant, recipient, app_id, request_id) DO UPDATE SET
+                    added = excluded.added, next_fire = excluded.next_fire,
+                    floating_calendar = excluded.floating_calendar, request = excluded.request
+                """,
+                chunk)
         }
     }
 
@@ -261,25 +267,25 @@ public final class PostgresNotificationStore: NotificationStore {
 
 /// Pending requests as the columns of `unnest`, encoded on the caller's task.
 struct PendingColumns {
-    private var rows: [(app: String, request: String, added: Date, next: Date?, floating: Bool, record: [UInt8])]
+    private var rows: [(tenant: String, recipient: String, app: String, request: String, added: Date, next: Date?, floating: Bool, record: [UInt8])]
 
-    init(_ requests: [PendingRequest]) throws {
-        rows = try requests.map { pending in
+    init(_ requests: [(tenant: String, recipient: String, pending: PendingRequest)]) throws {
+        rows = try requests.map { tenant, recipient, pending in
             (
-                pending.appIdentifier, pending.request.identifier, pending.addedDate, pending.nextFireDate,
+                tenant, recipient, pending.appIdentifier, pending.request.identifier, pending.addedDate, pending.nextFireDate,
                 pending.request.hasFloatingCalendarTrigger, try StoreRecord.encode(pending.request)
             )
         }
     }
 
-    /// The parameters `$3…$8` of each statement, `size` rows each.
+    /// The parameters `$1…$8` of each statement, `size` rows each.
     func chunks(of size: Int) -> [[PostgresValue]] {
         stride(from: 0, to: rows.count, by: size).map { start in
             let chunk = rows[start..<min(start + size, rows.count)]
             return [
-                .texts(chunk.map(\.app)), .texts(chunk.map(\.request)), .array(.double, chunk.map { .date($0.added) }),
-                .array(.double, chunk.map { .date($0.next) }), .array(.boolean, chunk.map { .boolean($0.floating) }),
-                .array(.bytes, chunk.map { .bytes($0.record) }),
+                .texts(chunk.map(\.tenant)), .texts(chunk.map(\.recipient)), .texts(chunk.map(\.app)), .texts(chunk.map(\.request)),
+                .array(.double, chunk.map { .date($0.added) }), .array(.double, chunk.map { .date($0.next) }),
+                .array(.boolean, chunk.map { .boolean($0.floating) }), .array(.bytes, chunk.map { .bytes($0.record) }),
             ]
         }
     }

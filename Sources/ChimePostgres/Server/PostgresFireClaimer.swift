@@ -1,0 +1,133 @@
+public import ChimeCore
+public import ChimeEngine
+import ChimeStoreCoding
+public import Foundation
+
+/// A fire a node recorded: the notification delivered to a recipient, and how far it may interrupt them
+/// now (their quiet hours against its interruption level).
+public struct RecordedFire: Sendable, Hashable {
+    public var tenant: String
+    public var recipient: String
+    public var appIdentifier: String
+    public var notification: DeliveredNotification
+    public var alerting: PresentationPolicy.Alerting
+}
+
+/// Claims due fires of every tenant and recipient and records them, for one of several nodes sharing a
+/// database.
+///
+/// One transaction claims up to `batchSize` due requests with `FOR UPDATE SKIP LOCKED` — rows another node
+/// is recording are passed over, never waited for — works out each fire by the engine's `FireRules` in
+/// the recipient's zone, and writes the fire records (`PostgresFireWriter`) and one event per delivery
+/// before it commits. The row locks are the claim's lease: they last as long as the transaction, which
+/// PostgreSQL ends when the node's connection drops (`kill -9`, a crash) or when it sits idle longer than
+/// `lease` (a node that hangs mid-claim); the rows are then claimable again, and since nothing was
+/// committed nothing is recorded twice. A fire is shown (its event readable) only once recorded.
+public final class PostgresFireClaimer: Sendable {
+    public struct Configuration: Sendable {
+        /// Requests claimed in one transaction.
+        public var batchSize = 500
+        /// A fire this many seconds late was missed, as in `EngineConfiguration`.
+        public var misfireTolerance: TimeInterval = 60
+        /// How long a claim may sit without progress before PostgreSQL ends it and frees its rows.
+        public var lease: Duration = .seconds(10)
+        public init() {}
+    }
+
+    let database: PostgresDatabase
+    let configuration: Configuration
+    let encodeEvent: @Sendable (RecordedFire) throws -> [UInt8]
+
+    public init(database: PostgresDatabase, configuration: Configuration = Configuration(), encodeEvent: @escaping @Sendable (RecordedFire) throws -> [UInt8]) {
+        self.database = database
+        self.configuration = configuration
+        self.encodeEvent = encodeEvent
+    }
+
+    /// Claims and records what is due by `now`; returns how many requests it claimed (a full batch means
+    /// more may be due) and the fires it recorded.
+    public func fireDue(now: Date) async throws -> (claimed: Int, recorded: [RecordedFire]) {
+        let configuration = configuration
+        let encodeEvent = encodeEvent
+        return try await database.transaction { db in
+            let leaseMilliseconds = Int(configuration.lease.components.seconds) * 1_000 + Int(configuration.lease.components.attoseconds / 1_000_000_000_000_000)
+            try db.execute("SET LOCAL idle_in_transaction_session_timeout = \(leaseMilliseconds); SET LOCAL statement_timeout = \(leaseMilliseconds)")
+            let rows = try db.query(
+                """
+                SELECT p.tenant, p.recipient, p.app_id, p.added, p.next_fire, p.request, r.time_zone, r.quiet_hours
+                FROM pending p LEFT JOIN recipient r ON r.tenant = p.tenant AND r.recipient_id = p.recipient
+                WHERE p.next_fire IS NOT NULL AND p.next_fire <= $1
+                ORDER BY p.next_fire LIMIT $2
+                FOR UPDATE OF p SKIP LOCKED
+                """,
+                [.date(now), .integer(Int64(configuration.batchSize))])
+            guard !rows.isEmpty else { return (0, []) }
+
+            var fires: [PostgresFireWriter.Fire] = []
+            var current: [PostgresFireWriter.Key: Date] = [:]
+            var recipients: [String: (zone: TimeZone, quiet: QuietHours)] = [:]
+            for row in rows {
+                guard let tenant = row[0].text, let recipient = row[1].text, let app = row[2].text, let added = row[3].date,
+                    let fired = row[4].date, let blob = row[5].bytes
+                else { throw PostgresError.unexpectedResult("a claimed pending row") }
+                let pending = PendingRequest(
+                    appIdentifier: app, request: try StoreRecord.decode(NotificationRequest.self, from: blob), addedDate: added, nextFireDate: fired)
+                let profile = recipients[tenant + "\u{0}" + recipient] ?? Self.profile(zone: row[6].text, quietHours: row[7].text)
+                recipients[tenant + "\u{0}" + recipient] = profile
+                let rules = FireRules(misfireTolerance: configuration.misfireTolerance, timeZone: profile.zone)
+                let record = try rules.fireRecord(for: pending, firedDate: fired, now: now)
+                let fire = try PostgresFireWriter.Fire(tenant: tenant, recipient: recipient, record: record)
+                current[fire.key] = fired
+                fires.append(fire)
+            }
+            let applied = try PostgresFireWriter.apply(fires, current: current, in: db)
+
+            var recorded: [RecordedFire] = []
+            for index in applied {
+                let fire = fires[index]
+                guard let notification = fire.record.delivered else { continue }
+                let profile = recipients[fire.key.tenant + "\u{0}" + fire.key.recipient]!
+                recorded.append(
+                    RecordedFire(
+                        tenant: fire.key.tenant, recipient: fire.key.recipient, appIdentifier: fire.key.request.appIdentifier,
+                        notification: notification, alerting: Self.alerting(notification, quiet: profile.quiet, zone: profile.zone, now: now)))
+            }
+            if !recorded.isEmpty {
+                try db.query(
+                    "INSERT INTO event (tenant, recipient, created, body) SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::bytea[])",
+                    [
+                        .texts(recorded.map(\.tenant)), .texts(recorded.map(\.recipient)), .array(.double, recorded.map { _ in .date(now) }),
+                        .array(.bytes, try recorded.map { .bytes(try encodeEvent($0)) }),
+                    ])
+                try db.query("SELECT pg_notify('\(PostgresEventLog.channel)', '')")
+            }
+            return (rows.count, recorded)
+        }
+    }
+
+    /// The earliest date a request is due, claimed or not; `nil` when nothing is dated.
+    public func nextDue() async throws -> Date? {
+        try await database.read { db in
+            try db.query("SELECT min(next_fire) FROM pending WHERE next_fire IS NOT NULL").first?[0].date
+        }
+    }
+
+    /// A recipient's zone and quiet hours as stored; a recipient the tenant never described is in UTC
+    /// without quiet hours.
+    static func profile(zone: String?, quietHours: String?) -> (zone: TimeZone, quiet: QuietHours) {
+        let timeZone = zone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+        let quiet = quietHours.flatMap { $0.isEmpty ? nil : try? JSONDecoder().decode(QuietHours.self, from: Data($0.utf8)) } ?? .none
+        return (timeZone, quiet)
+    }
+
+    /// How far a delivery may interrupt: a tenant's apps are authorized with every level, so the level
+    /// against the recipient's quiet hours decides (Apple's Focus rule).
+    static func alerting(_ notification: DeliveredNotification, quiet: QuietHours, zone: TimeZone, now: Date) -> PresentationPolicy.Alerting {
+        var settings = NotificationSettings.notDetermined
+        settings.authorizationStatus = .authorized
+        settings.timeSensitiveSetting = .enabled
+        settings.criticalAlertSetting = .enabled
+        let level = PresentationPolicy.interruptionLevel(of: notification.request.content, settings: settings)
+        return PresentationPolicy.alerting(level: level, status: .authorized, focus: quiet.focus(at: now, in: zone))
+    }
+}
