@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ChimeAPI", targets: ["ChimeAPI"]),
         .library(name: "ChimeClient", targets: ["ChimeClient"]),
         .library(name: "ChimeServer", targets: ["ChimeServer"]),
+        .library(name: "ChimeServerMode", targets: ["ChimeServerMode"]),
         .library(name: "ChimeDaemon", targets: ["ChimeDaemon"]),
         .executable(name: "chime", targets: ["chime"]),
         .executable(name: "chimed", targets: ["chimed"]),
@@ -90,7 +91,9 @@ let package = Package(
         // events from SSE. No engine, no SQLite, no D-Bus.
         .target(name: "ChimeClient", dependencies: ["CCurl", "ChimeAPI", "ChimeCore"]),
         // The per-user daemon as a library: wiring of store, engine, presenters, response queue and server.
-        .target(name: "ChimeDaemon", dependencies: ["ChimeServer", "ChimeAPI", "ChimeDesktop", "ChimeSQLite", "ChimeEngine", "ChimeCore"]),
+        // Server mode: many tenants and recipients on PostgreSQL, served by several chimed nodes.
+        .target(name: "ChimeServerMode", dependencies: ["ChimeServer", "ChimePostgres", "COpenSSL", "ChimeAPI", "ChimeEngine", "ChimeCore"]),
+        .target(name: "ChimeDaemon", dependencies: ["ChimeServerMode", "ChimePostgres", "ChimeServer", "ChimeAPI", "ChimeDesktop", "ChimeSQLite", "ChimeEngine", "ChimeCore"]),
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
 
         // The `chime` command line: parsing and commands as a library so tests reach them.

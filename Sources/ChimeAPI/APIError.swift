@@ -54,13 +54,16 @@ public struct APIError: Error, Sendable, Hashable, Codable, CustomStringConverti
         /// The daemon's data folder is read-only, or not writable by its user; nothing was changed (500).
         public static let storageNotWritable = Code(rawValue: 16)
 
+        /// The `Idempotency-Key` was used before with a different request (422).
+        public static let idempotencyKeyReused = Code(rawValue: 17)
+
         static let names: [Code: String] = [
             .unauthenticated: "unauthenticated", .malformedRequest: "malformedRequest", .unknownRoute: "unknownRoute",
             .invalidParameters: "invalidParameters", .payloadTooLarge: "payloadTooLarge", .forbidden: "forbidden",
             .internalError: "internalError", .notConnected: "notConnected", .notFound: "notFound",
             .methodNotAllowed: "methodNotAllowed", .tooManyRequests: "tooManyRequests", .unavailable: "unavailable",
             .unsupportedMediaType: "unsupportedMediaType", .untrustedRuntimeDirectory: "untrustedRuntimeDirectory",
-            .storageFull: "storageFull", .storageNotWritable: "storageNotWritable",
+            .storageFull: "storageFull", .storageNotWritable: "storageNotWritable", .idempotencyKeyReused: "idempotencyKeyReused",
         ]
 
         public var description: String { Self.names[self] ?? "code \(rawValue)" }

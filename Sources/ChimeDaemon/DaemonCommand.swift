@@ -34,6 +34,11 @@ public struct DaemonConfiguration: Sendable {
     /// Where processes are looked up to tell sandboxed apps (`<procRoot>/<pid>/root/.flatpak-info`):
     /// `/proc`, or a folder of fakes in tests.
     public var procRoot = "/proc"
+    /// Server mode (`--server`): the PostgreSQL database (a libpq connection string or URL) shared by
+    /// every node, and this node's name.
+    public var database: String?
+    public var serverMode = false
+    public var nodeName: String?
 
     public init(paths: DaemonPaths) {
         self.paths = paths
@@ -73,6 +78,8 @@ public enum DaemonCommand: Sendable {
     case help
     case version
     case paths(DaemonPaths)
+    /// `--create-tenant`: a new tenant in the database, with its first admin key.
+    case createTenant(database: String, tenant: String, name: String)
 
     public struct UsageError: Error, CustomStringConvertible, Sendable {
         public let description: String
@@ -82,6 +89,8 @@ public enum DaemonCommand: Sendable {
         USAGE: chimed [--presenter auto|desktop|log] [--authorization ask|allow|deny]
                       [--presentation-timeout <seconds>] [--http <address>|none] [--http-allow-remote]
                       [--max-connections <n>] [--idle-timeout <seconds>] [--verbose]
+               chimed --server --database <conninfo> [--http <address>] [--http-allow-remote] [--node <name>]
+               chimed --database <conninfo> --create-tenant <id> [--name <name>]
                chimed --paths
                chimed --help
 
@@ -111,6 +120,14 @@ public enum DaemonCommand: Sendable {
           --idle-timeout <seconds> Close connections idle this long (default 60).
           --proc-root <dir>        Look up client processes here instead of /proc (for tests).
           --verbose                Log debug lines too.
+          --server                 Server mode: serve many tenants' recipients from PostgreSQL (--database)
+                                   beside any number of other nodes on the same database; the API takes a
+                                   tenant's key (chime_…) and listens on --http only. See README.md.
+          --database <conninfo>    The PostgreSQL database of server mode: a libpq connection string
+                                   ("host=/run/postgresql dbname=chime") or URL (postgresql://…).
+          --node <name>            This node's name in logs and /v1/status (default: host name and pid).
+          --create-tenant <id>     Make a tenant in --database and print its first admin key, once.
+          --name <name>            The new tenant's display name (default: its id).
           --paths                  Print the data, store, registry, socket and token paths, and exit.
           --version                Show the version.
           -h, --help               Show this help.
@@ -131,8 +148,15 @@ public enum DaemonCommand: Sendable {
             guard let next = remaining.popFirst() else { throw UsageError(description: "\(option) needs a value") }
             return next
         }
+        var createTenant: String?
+        var tenantName: String?
         while let argument = remaining.popFirst() {
             switch argument {
+            case "--server": configuration.serverMode = true
+            case "--database": configuration.database = try value(argument)
+            case "--node": configuration.nodeName = try value(argument)
+            case "--create-tenant": createTenant = try value(argument)
+            case "--name": tenantName = try value(argument)
             case "-h", "--help": return .help
             case "--version": return .version
             case "--paths": return .paths(paths)
@@ -181,6 +205,16 @@ public enum DaemonCommand: Sendable {
             default:
                 throw UsageError(description: "unknown argument '\(argument)'")
             }
+        }
+        if let tenant = createTenant {
+            guard let database = configuration.database else { throw UsageError(description: "--create-tenant needs --database") }
+            return .createTenant(database: database, tenant: tenant, name: tenantName ?? tenant)
+        }
+        if configuration.serverMode {
+            guard configuration.database != nil else { throw UsageError(description: "--server needs --database <conninfo>") }
+            guard configuration.http != nil else { throw UsageError(description: "--server serves its API over --http; it cannot be none") }
+        } else if configuration.database != nil {
+            throw UsageError(description: "--database is for server mode: add --server (or --create-tenant)")
         }
         if let http = configuration.http, !http.isLoopback, !configuration.allowsRemoteHTTP {
             throw UsageError(

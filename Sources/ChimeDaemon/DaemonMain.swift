@@ -27,9 +27,15 @@ public enum DaemonMain {
         case .paths(let paths):
             print(DaemonCommand.describe(paths))
             return 0
+        case .createTenant(let database, let tenant, let name):
+            return await ServerModeMain.createTenant(database: database, tenant: tenant, name: name)
         case .run(let configuration):
             let log = DaemonLog(verbose: configuration.verbose)
             do {
+                if configuration.serverMode {
+                    try await ServerModeMain.serve(configuration, log: log)
+                    return 0
+                }
                 try await serve(configuration, log: log)
                 return 0
             } catch {

@@ -155,7 +155,7 @@ public struct TenantDirectory: Sendable {
         }
     }
 
-    static func checkRecipient(_ identifier: String) throws {
+    public static func checkRecipient(_ identifier: String) throws {
         guard (1...256).contains(identifier.utf8.count), !identifier.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw TenancyError(.invalidRecipient, "a recipient identifier is 1–256 bytes of text without control characters")
         }
@@ -168,7 +168,7 @@ public struct TenantDirectory: Sendable {
     }
 
     /// A BCP 47 tag in its common shape: a 2–3 letter language, then subtags of 2–8 letters or digits.
-    static func checkLocale(_ locale: String) throws {
+    public static func checkLocale(_ locale: String) throws {
         let subtags = locale.split(separator: "-", omittingEmptySubsequences: false)
         let isAlphanumeric = { (part: Substring) in part.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) } }
         guard let language = subtags.first, (2...3).contains(language.count), language.utf8.allSatisfy({ (0x61...0x7A).contains($0 | 0x20) }),

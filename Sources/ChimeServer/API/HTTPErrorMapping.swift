@@ -1,9 +1,9 @@
-import ChimeAPI
+public import ChimeAPI
 import ChimeCore
 
 /// The HTTP status of every error the API answers with: the one place where errors become statuses.
-enum HTTPErrorMapping {
-    static func status(of error: APIError) -> Int {
+public enum HTTPErrorMapping {
+    public static func status(of error: APIError) -> Int {
         if let chime = error.chimeError { return status(of: chime.code) }
         switch error.apiCode {
         case .unauthenticated?: return 401
@@ -14,6 +14,7 @@ enum HTTPErrorMapping {
         case .unsupportedMediaType?: return 415
         case .tooManyRequests?: return 429
         case .unavailable?: return 503
+        case .idempotencyKeyReused?: return 422
         case .malformedRequest?, .invalidParameters?: return 400
         default: return 500
         }

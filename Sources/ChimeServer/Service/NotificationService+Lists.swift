@@ -108,7 +108,7 @@ extension NotificationService {
     }
 
     /// The identifiers to remove, or `nil` for all; exactly one of the two must be given.
-    static func identifiers(in selection: RemoveSelection) throws(APIError) -> [String]? {
+    public static func identifiers(in selection: RemoveSelection) throws(APIError) -> [String]? {
         switch (selection.identifiers, selection.all) {
         case (let identifiers?, nil), (let identifiers?, false?): return identifiers
         case (nil, true?): return nil
@@ -122,14 +122,14 @@ extension NotificationService {
 /// Dates keep Foundation's own encoding (seconds since 2001, as the store keeps them): through seconds
 /// since 1970 a date does not come back bit for bit, and a position that is off by the last bit repeats
 /// or skips the requests at a page's edge.
-enum ListCursor {
-    static func encode(_ position: some Encodable) -> String {
+public enum ListCursor {
+    public static func encode(_ position: some Encodable) -> String {
         let data = (try? JSONEncoder().encode(position)) ?? Data()
         return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func decode<Position: Decodable>(_ cursor: String, as type: Position.Type) throws(APIError) -> Position {
+    public static func decode<Position: Decodable>(_ cursor: String, as type: Position.Type) throws(APIError) -> Position {
         var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard cursor.utf8.count <= 4096, let data = Data(base64Encoded: base64), let position = try? JSONDecoder().decode(Position.self, from: data) else {

@@ -1,0 +1,178 @@
+import ChimeAPI
+import ChimeCore
+public import ChimeEngine
+public import ChimePostgres
+public import ChimeServer
+import Foundation
+
+/// Server mode's HTTP API: every request carries a tenant's key (`Authorization: Bearer chime_…`), and
+/// each route is one `TenantService` call made with that key, or a stream from the `TenantFeed`. No rules
+/// live here.
+///
+/// ```
+/// POST   /v1/notifications                              add for many recipients (≤ 10,000; Idempotency-Key)
+/// GET    /v1/recipients/{recipient}                     a recipient's zone, language, quiet hours
+/// PUT    /v1/recipients/{recipient}
+/// GET    /v1/recipients/{recipient}/pending?app=&limit=&cursor=
+/// GET    /v1/recipients/{recipient}/delivered?app=&limit=&cursor=
+/// DELETE /v1/recipients/{recipient}/apps/{app}/pending  {"identifiers":[…]} or {"all":true}
+/// GET    /v1/events?recipient=                          the tenant's deliveries (Server-Sent Events)
+/// GET    /v1/keys   POST /v1/keys   DELETE /v1/keys/{id}
+/// GET    /v1/status
+/// ```
+public final class TenantAPIHandler: HTTPHandler {
+    let service: TenantService
+    let feed: TenantFeed
+    let node: String
+    let log: any EngineLog
+    static let jsonHeaders = [("Content-Type", WireFormat.jsonMediaType), ("Cache-Control", "no-store")]
+
+    public init(service: TenantService, feed: TenantFeed, node: String, log: any EngineLog) {
+        self.service = service
+        self.feed = feed
+        self.node = node
+        self.log = log
+    }
+
+    public func screen(_ head: HTTPRequestHead) -> HTTPScreening {
+        guard Self.bearer(head) != nil else {
+            return .refuse(Self.error(APIError(.unauthenticated, "send a tenant's API key as Authorization: Bearer chime_…")))
+        }
+        return .admit(context: nil)
+    }
+
+    public func tooLarge(_ head: HTTPRequestHead, limit: Int) -> HTTPResponse {
+        Self.error(APIError(.payloadTooLarge, "the request body is larger than the \(limit) bytes chimed takes", limit: limit))
+    }
+
+    public func unavailable(_ head: HTTPRequestHead) -> HTTPResponse {
+        Self.error(APIError(.unavailable, "chimed is stopping"))
+    }
+
+    public func answerAtOnce(_ request: HTTPRequest) -> HTTPResponse? { nil }
+
+    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        do {
+            guard let secret = Self.bearer(request.head), let key = try await service.directory.authenticate(secret) else {
+                throw APIError(.unauthenticated, "the API key is not one of a tenant's, or was revoked")
+            }
+            return try await route(request, key: key)
+        } catch let error as APIError {
+            return Self.error(error)
+        } catch let error as TenancyError {
+            return Self.error(APIError(.invalidParameters, error.description))
+        } catch {
+            log.warning("server API: \(request.head.method) \(request.head.path): \(error)")
+            return Self.error(APIError(.internalError, "the request failed inside chimed; nothing was changed"))
+        }
+    }
+
+    private func route(_ request: HTTPRequest, key: AuthenticatedKey) async throws -> HTTPResponse {
+        let head = request.head
+        let segments = try Self.segments(head.path)
+        let now = Date()
+        if Self.match(head.method, segments, "GET", ["v1", "status"]) != nil {
+            return try Self.json(200, ServerStatus(mode: "server", node: node, tenant: key.tenant, schema: PostgresNotificationStore.schemaVersion))
+        } else if Self.match(head.method, segments, "POST", ["v1", "notifications"]) != nil {
+            let batch = try Self.decode(RecipientBatch.self, request)
+            let answer = try await service.add(
+                batch, key: key, idempotencyKey: head.headers["idempotency-key"], route: "POST /v1/notifications", body: request.body, now: now)
+            return HTTPResponse(status: answer.status, headers: Self.jsonHeaders, body: .bytes(answer.body))
+        } else if let values = Self.match(head.method, segments, "GET", ["v1", "recipients", "*"]) {
+            let recipient = values[0]
+            return try Self.json(200, try await service.recipient(recipient, key: key))
+        } else if let values = Self.match(head.method, segments, "PUT", ["v1", "recipients", "*"]) {
+            let recipient = values[0]
+            try await service.saveRecipient(recipient, try Self.decode(RecipientProfileBody.self, request), key: key, now: now)
+            return try Self.json(200, try await service.recipient(recipient, key: key))
+        } else if let values = Self.match(head.method, segments, "GET", ["v1", "recipients", "*", "pending"]) {
+            let recipient = values[0]
+            return try Self.json(200, try await service.pending(recipient: recipient, app: head.queryValue("app"), try Self.page(head), key: key))
+        } else if let values = Self.match(head.method, segments, "GET", ["v1", "recipients", "*", "delivered"]) {
+            let recipient = values[0]
+            return try Self.json(200, try await service.delivered(recipient: recipient, app: head.queryValue("app"), try Self.page(head), key: key))
+        } else if let values = Self.match(head.method, segments, "DELETE", ["v1", "recipients", "*", "apps", "*", "pending"]) {
+            let (recipient, app) = (values[0], values[1])
+            let selection = try Self.decode(RemoveSelection.self, request)
+            return try Self.json(200, try await service.removePending(recipient: recipient, app: app, selection, key: key))
+        } else if Self.match(head.method, segments, "GET", ["v1", "events"]) != nil {
+            guard key.allows(.read) else { throw APIError(.forbidden, "this key may not read") }
+            let body = try await feed.open(tenant: key.tenant, recipient: head.queryValue("recipient"), lastEventID: head.headers["last-event-id"])
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")],
+                body: .stream(body))
+        } else if Self.match(head.method, segments, "GET", ["v1", "keys"]) != nil {
+            return try Self.json(200, try await service.keys(key))
+        } else if Self.match(head.method, segments, "POST", ["v1", "keys"]) != nil {
+            return try Self.json(201, try await service.issueKey(try Self.decode(NewAPIKey.self, request), key: key))
+        } else if let values = Self.match(head.method, segments, "DELETE", ["v1", "keys", "*"]) {
+            let id = values[0]
+            try await service.revokeKey(id, key: key)
+            return HTTPResponse(status: 204)
+        } else {
+            throw APIError(.unknownRoute, "no route \(head.method) \(head.path)")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The values of the pattern's `*` segments when the request has this method and path.
+    static func match(_ method: String, _ segments: [String], _ wanted: String, _ pattern: [String]) -> [String]? {
+        guard method == wanted, segments.count == pattern.count else { return nil }
+        var values: [String] = []
+        for (segment, expected) in zip(segments, pattern) {
+            if expected == "*" { values.append(segment) } else if segment != expected { return nil }
+        }
+        return values
+    }
+
+    static func bearer(_ head: HTTPRequestHead) -> String? {
+        guard let value = head.headers["authorization"], value.hasPrefix("Bearer ") else { return nil }
+        let secret = String(value.dropFirst("Bearer ".count))
+        return secret.isEmpty || secret.utf8.count > 200 ? nil : secret
+    }
+
+    /// The path's segments, percent-decoded.
+    static func segments(_ path: String) throws(APIError) -> [String] {
+        var segments: [String] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let decoded = String(part).removingPercentEncoding else { throw APIError(.malformedRequest, "a path segment is not percent-encoded UTF-8") }
+            segments.append(decoded)
+        }
+        return segments
+    }
+
+    static func page(_ head: HTTPRequestHead) throws(APIError) -> PageRequest {
+        guard let text = head.queryValue("limit") else { return try PageRequest(cursor: head.queryValue("cursor")) }
+        guard let limit = Int(text) else { throw APIError(.invalidParameters, field: "limit", "limit is a number") }
+        return try PageRequest(cursor: head.queryValue("cursor"), limit: limit)
+    }
+
+    static func decode<Body: Decodable>(_ type: Body.Type, _ request: HTTPRequest) throws(APIError) -> Body {
+        guard let contentType = request.head.headers["content-type"], contentType.lowercased().hasPrefix(WireFormat.jsonMediaType) else {
+            throw APIError(.unsupportedMediaType, "the body must be application/json")
+        }
+        do {
+            return try WireFormat.decoder().decode(type, from: Data(request.body))
+        } catch {
+            throw APIError(.malformedRequest, "the body is not the JSON this route takes: \(error)")
+        }
+    }
+
+    static func json(_ status: Int, _ value: some Encodable) throws -> HTTPResponse {
+        HTTPResponse(status: status, headers: jsonHeaders, body: .bytes(Array(try WireFormat.encoder().encode(value))))
+    }
+
+    static func error(_ error: APIError) -> HTTPResponse {
+        let bytes = (try? WireFormat.encoder().encode(ErrorBody(error: error))).map(Array.init) ?? []
+        return HTTPResponse(status: HTTPErrorMapping.status(of: error), headers: jsonHeaders, body: .bytes(bytes))
+    }
+}
+
+/// `GET /v1/status` in server mode.
+struct ServerStatus: Codable {
+    var mode: String
+    var node: String
+    var tenant: String
+    var schema: Int
+}

@@ -1,0 +1,165 @@
+import ChimeAPI
+public import ChimePostgres
+public import ChimeServer
+import Foundation
+import Synchronization
+
+/// The event streams one node serves: it follows the database's event log (woken by `NOTIFY`, polling
+/// at least every `pollInterval`) and hands each event to the open streams of its tenant (and recipient,
+/// when a stream asked for one). A stream that resumes with `Last-Event-ID` first gets what it missed from
+/// the log — whichever node wrote it — then the live events, with no gap and no repeat: the feed hands
+/// a new stream only events past the position its replay reads up to, and holds them until the replay
+/// is written.
+public final class TenantFeed: Sendable {
+    struct Stream {
+        let tenant: String
+        let recipient: String?
+        let body: StreamingBody
+        /// Live events held while the stream's replay is read; `nil` once it is live.
+        var held: [[UInt8]]?
+    }
+
+    struct State {
+        var position = EventPosition.start
+        var streams: [Int: Stream] = [:]
+        var nextStream = 0
+    }
+
+    let log: PostgresEventLog
+    let state = Mutex(State())
+    let wake = AsyncWake()
+    /// Bytes a reader may fall behind before its stream is closed (it reconnects and resumes).
+    static let streamCapacity = 1 << 20
+    static let pageSize = 1_000
+    static let pollInterval: Duration = .seconds(1)
+
+    public init(log: PostgresEventLog) {
+        self.log = log
+    }
+
+    public var streamCount: Int { state.withLock { $0.streams.count } }
+
+    /// Follows the log until cancelled.
+    public func run() async {
+        do {
+            let head = try await log.head()
+            state.withLock { $0.position = head }
+        } catch {}
+        while !Task.isCancelled {
+            do {
+                let after = state.withLock { $0.position }
+                let events = try await log.events(after: after, limit: Self.pageSize)
+                if !events.isEmpty { dispatch(events) }
+                if events.count == Self.pageSize { continue }
+            } catch {
+                // The database is away: try again after the poll interval.
+            }
+            await wake.wait(upTo: Self.pollInterval)
+        }
+    }
+
+    /// Something was written: read now rather than at the next poll.
+    public func nudge() { wake.signal() }
+
+    private func dispatch(_ events: [StoredEvent]) {
+        state.withLock { state in
+            for event in events {
+                let frame = Self.frame(event)
+                for (id, stream) in state.streams where stream.tenant == event.tenant && (stream.recipient == nil || stream.recipient == event.recipient) {
+                    if stream.held != nil {
+                        state.streams[id]?.held?.append(frame)
+                    } else if stream.body.write(frame) != .written {
+                        state.streams[id] = nil
+                    }
+                }
+            }
+            if let last = events.last { state.position = last.position }
+        }
+    }
+
+    /// Opens a stream of the tenant's events (one recipient's, when given), replaying what came after
+    /// `lastEventID` when the log still has it; a stream that cannot resume starts with a `reset` event.
+    public func open(tenant: String, recipient: String?, lastEventID: String?) async throws -> StreamingBody {
+        let id = state.withLock { state in
+            defer { state.nextStream += 1 }
+            return state.nextStream
+        }
+        let body = StreamingBody(capacity: Self.streamCapacity) { [weak self] in self?.state.withLock { _ = $0.streams.removeValue(forKey: id) } }
+        let through = state.withLock { state in
+            state.streams[id] = Stream(tenant: tenant, recipient: recipient, body: body, held: [])
+            return state.position
+        }
+        do {
+            if let lastEventID {
+                if let sequence = Int64(lastEventID), let from = try await log.position(ofSequence: sequence, tenant: tenant) {
+                    var after = from
+                    while after < through {
+                        let page = try await log.events(after: after, through: through, tenant: tenant, limit: Self.pageSize)
+                        for event in page where recipient == nil || event.recipient == recipient { body.write(Self.frame(event)) }
+                        guard let last = page.last else { break }
+                        after = last.position
+                    }
+                } else {
+                    body.write(ServerSentEvent(id: nil, event: "reset", data: "{}").encoded)
+                }
+            }
+        } catch {
+            state.withLock { _ = $0.streams.removeValue(forKey: id) }
+            body.close()
+            throw error
+        }
+        state.withLock { state in
+            for frame in state.streams[id]?.held ?? [] { body.write(frame) }
+            state.streams[id]?.held = nil
+        }
+        return body
+    }
+
+    /// Every open stream gets a comment, so proxies keep them open and dead peers are noticed.
+    public func heartbeat() {
+        let streams = state.withLock { Array($0.streams.values) }
+        for stream in streams where stream.held == nil { stream.body.write(ServerSentEvent.heartbeat) }
+    }
+
+    static func frame(_ event: StoredEvent) -> [UInt8] {
+        ServerSentEvent(id: String(event.position.sequence), event: "delivered", data: String(decoding: event.body, as: UTF8.self)).encoded
+    }
+}
+
+/// A wake-up that may come before the wait: a signal while nobody waits is kept for the next wait.
+final class AsyncWake: Sendable {
+    private let state = Mutex<(signalled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.signalled = true
+            return nil
+        }
+        waiter?.resume()
+    }
+
+    /// Returns on a signal or after `timeout`, whichever comes first.
+    func wait(upTo timeout: Duration) async {
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            self.signal()
+        }
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if state.signalled {
+                    state.signalled = false
+                    return true
+                }
+                state.waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+        timer.cancel()
+        state.withLock { $0.signalled = false }
+    }
+}
