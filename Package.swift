@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(
             name: "ChimeDaemonTests",
             dependencies: [
-                "ChimeCLI", "ChimeClient", "ChimeAPI", "ChimeServer", "ChimeDaemon", "ChimeCore", "ChimeDesktop", "ChimeEngine", "ChimeSQLite",
+                "ChimeCLI", "ChimeClient", "ChimeAPI", "ChimeServer", "ChimeDaemon", "ChimeCore", "ChimeDesktop", "ChimeEngine", "ChimeSQLite", "ChimePostgres",
                 "ChimeTesting", "ChimeTestSupport",
             ]),
         // Client mode: UNUserNotificationCenter on a real chimed (it must be built), compared with the

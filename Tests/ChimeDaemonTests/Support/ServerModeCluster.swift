@@ -1,0 +1,68 @@
+import ChimePostgres
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// Server mode as a backend runs it: a database of its own in the test cluster, and `chimed --server`
+/// nodes on it, each on a loopback port, spoken to over raw HTTP.
+final class ServerModeCluster: @unchecked Sendable {  // used by one test at a time
+    let conninfo: String
+    let database: PostgresDatabase
+    private(set) var nodes: [ChildProcess] = []
+    private(set) var ports: [UInt16] = []
+
+    private init(conninfo: String, database: PostgresDatabase) {
+        self.conninfo = conninfo
+        self.database = database
+    }
+
+    /// A new database (nodes claim every tenant's due fires, so no other test's rows may be in it) and
+    /// `nodes` nodes on it.
+    static func start(nodes count: Int) async throws -> ServerModeCluster {
+        let conninfo = try await PostgresCluster.shared().freshDatabase()
+        let database = try await PostgresNotificationStore.open(conninfo: conninfo)
+        let cluster = ServerModeCluster(conninfo: conninfo, database: database)
+        for index in 0..<count { try await cluster.startNode(named: "node\(index)") }
+        return cluster
+    }
+
+    func startNode(named name: String) async throws {
+        let process = try ChildProcess(
+            DaemonHome.executable, ["--server", "--database", conninfo, "--http", "127.0.0.1:0", "--node", name], name: name)
+        let line = try await process.errors.take("\(name) listening") { $0.contains("listening on http://127.0.0.1:") }
+        guard let range = line.range(of: "http://127.0.0.1:"), let port = UInt16(line[range.upperBound...].prefix { $0.isNumber }) else {
+            throw ServerModeFailure(description: "no port in \(line)")
+        }
+        nodes.append(process)
+        ports.append(port)
+    }
+
+    /// A tenant and a key of it with every scope.
+    func tenant(_ id: String) async throws -> String {
+        let directory = TenantDirectory(database: database)
+        try await directory.createTenant(id, name: id)
+        return try await directory.issueKey(tenant: id, name: "test", scopes: [.admin]).secret
+    }
+
+    /// One request to node `node`; the answer's status and JSON body.
+    func call(_ method: String, _ path: String, key: String, body: String? = nil, node: Int = 0, headers: [String] = []) throws -> (status: Int, json: Any?, text: String) {
+        let connection = try RawHTTPConnection(loopbackPort: ports[node])
+        connection.request(method, path, token: key, body: body, host: "127.0.0.1:\(ports[node])", extraHeaders: headers)
+        let answer = try connection.answer(within: 30)
+        return (answer.status, try? JSONSerialization.jsonObject(with: Data(answer.body)), answer.text)
+    }
+
+    /// One value from the database.
+    func value(_ sql: String) async throws -> Int64 {
+        try await database.read { db in try db.query(sql).first?[0].integer ?? -1 }
+    }
+
+    func stop() async {
+        for node in nodes { await node.stop() }
+        await database.close()
+    }
+}
+
+struct ServerModeFailure: Error, CustomStringConvertible {
+    let description: String
+}
