@@ -1,8 +1,8 @@
 import ChimeAPI
 public import ChimeEngine
 public import ChimePostgres
-public import ChimeServer
-public import Foundation
+import ChimeServer
+import Foundation
 import Synchronization
 
 /// One chimed node of server mode: fires what is due for every tenant's recipients, serves the tenants'

@@ -1,7 +1,7 @@
 import ChimeAPI
 import ChimeCore
 public import ChimeEngine
-public import ChimePostgres
+import ChimePostgres
 public import ChimeServer
 import Foundation
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Where a reader of the event log is: events are read in (writing transaction, sequence) order.
 public struct EventPosition: Sendable, Hashable, Comparable {

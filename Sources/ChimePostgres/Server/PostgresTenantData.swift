@@ -1,3 +1,4 @@
+import ChimeCore
 public import ChimeEngine
 public import Foundation
 
