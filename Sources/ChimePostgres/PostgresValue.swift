@@ -129,6 +129,11 @@ extension PostgresValue {
         return nil
     }
 
+    public var double: Double? {
+        if case .double(let value) = self { return value }
+        return nil
+    }
+
     public var text: String? {
         if case .text(let text) = self { return text }
         return nil

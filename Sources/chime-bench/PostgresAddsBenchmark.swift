@@ -65,8 +65,8 @@ struct PostgresAddsBenchmark {
                             let rows = chunk..<min(chunk + 1_000, slice.upperBound)
                             try db.query(
                                 """
-                                INSERT INTO bench_floor (tenant, app_id, request_id, added, next_fire, floating_calendar, request)
-                                SELECT $1, * FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::bool[], $7::bytea[])
+                                INSERT INTO bench_floor (tenant, recipient, app_id, request_id, added, next_fire, floating_calendar, request)
+                                SELECT $1, '', * FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::bool[], $7::bytea[])
                                 """,
                                 [
                                     .text(tenant), .texts(rows.map { pending[$0].appIdentifier }), .texts(rows.map { pending[$0].request.identifier }),

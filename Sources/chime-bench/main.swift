@@ -23,6 +23,8 @@ let usage = """
       api-load       50 clients × 1,000 adds, one per request: adds/s, latency, memory and descriptors
       web-fanout     100 web-center pages (SSE with the session cookie on loopback), 1,000 notifications
                      due over 10 s: fire to page beside fire to presenter; chimed's memory with 1,000 pages
+      server-burst   100,000 notifications for 1,000 recipients due over 20 s, fired by --nodes server-mode
+                     nodes on --database, beside a bare claim-and-delete loop on PostgreSQL (lateness)
       postgres-adds  100,000 adds to the PostgreSQL store in batches of 10,000, beside PostgreSQL's floor for
                      the same rows (needs --database; script/postgres start gives a throwaway one)
 
@@ -36,7 +38,8 @@ let usage = """
                     web-fanout: pages (100)
       --chimed PATH         the chimed to measure (default: beside chime-bench)
       --baseline-chimed PATH  api-roundtrip: an older chimed speaking the line protocol
-      --database CONNINFO     postgres-adds: the PostgreSQL database (a libpq connection string)
+      --database CONNINFO     postgres-adds, server-burst: the PostgreSQL database (a libpq connection string)
+      --nodes N --seconds S   server-burst: nodes firing (default 1), seconds the burst spans (default 20)
       -h, --help    show this help
     """
 
@@ -66,7 +69,7 @@ while !arguments.isEmpty {
         paths[option] = value
         continue
     }
-    guard ["--cases", "--rounds", "--requests", "--single", "--tasks", "--clients"].contains(option),
+    guard ["--cases", "--rounds", "--requests", "--single", "--tasks", "--clients", "--nodes", "--seconds"].contains(option),
           let value = arguments.first.flatMap(Int.init), value > 0
     else {
         FileHandle.standardError.write(Data("chime-bench: unexpected argument '\(option)'\n\n\(usage)\n".utf8))
@@ -134,6 +137,16 @@ case "postgres-adds":
     var benchmark = PostgresAddsBenchmark(conninfo: conninfo)
     if let requests = options["--requests"] { benchmark.requests = requests }
     if let rounds = options["--rounds"] { benchmark.rounds = rounds }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
+case "server-burst":
+    guard let conninfo = paths["--database"] else {
+        FileHandle.standardError.write(Data("chime-bench: server-burst needs --database CONNINFO (script/postgres start prints one)\n".utf8))
+        exit(64)
+    }
+    var benchmark = ServerBurstBenchmark(conninfo: conninfo)
+    if let requests = options["--requests"] { benchmark.requests = requests }
+    if let nodes = options["--nodes"] { benchmark.nodes = nodes }
+    if let seconds = options["--seconds"] { benchmark.seconds = Double(seconds) }
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 default:
     FileHandle.standardError.write(Data("chime-bench: unknown workload '\(workload)'\n\n\(usage)\n".utf8))
