@@ -44,6 +44,32 @@ struct ServerModeTests {
         await cluster.stop()
     }
 
+    /// PostgreSQL restarts in the middle of a burst (on a cluster of this test's own): the nodes reconnect
+    /// by themselves and every notification is still delivered exactly once.
+    @Test func nodesRideOutAPostgreSQLRestartMidBurst() async throws {
+        let postgres = try await PostgresCluster.start()
+        let cluster = try await ServerModeCluster.start(nodes: 2, on: postgres)
+        let key = try await cluster.tenant("shop")
+        let count = 2_000
+        for part in 0..<2 {
+            let added = try cluster.call("POST", "/v1/notifications", key: key, body: Self.batch(count / 2, recipients: 50, spread: 4, prefix: "p\(part)-"), node: part)
+            #expect(added.status == 201, "\(added.text.prefix(300))")
+        }
+        try await Task.sleep(for: .milliseconds(1_500))
+        try await postgres.stopServer()
+        try await Task.sleep(for: .seconds(2))
+        try await postgres.startServer()
+        try await eventually("every notification delivered after the restart", within: 40) { try await cluster.value("SELECT count(*) FROM pending") == 0 }
+        #expect(try await cluster.value("SELECT count(*) FROM event") == Int64(count))
+        #expect(
+            try await cluster.value("SELECT count(DISTINCT (recipient, convert_from(body, 'UTF8')::json->'notification'->'request'->>'identifier')) FROM event")
+                == Int64(count), "no notification delivered twice")
+        // Both nodes still serve.
+        for node in 0..<2 { #expect(try cluster.call("GET", "/v1/status", key: key, node: node).status == 200) }
+        await cluster.stop()
+        await postgres.stop()
+    }
+
     /// The same "08:00 every day" fires at 08:00 where each recipient lives: Seoul and New York 14 hours
     /// apart in winter (13 in New York's summer time), and a recipient who moves takes their triggers along.
     @Test func floatingCalendarTriggersFireAtEachRecipientsLocalTime() async throws {

@@ -18,8 +18,10 @@ final class ServerModeCluster: @unchecked Sendable {  // used by one test at a t
 
     /// A new database (nodes claim every tenant's due fires, so no other test's rows may be in it) and
     /// `nodes` nodes on it.
-    static func start(nodes count: Int) async throws -> ServerModeCluster {
-        let conninfo = try await PostgresCluster.shared().freshDatabase()
+    static func start(nodes count: Int, on postgres: PostgresCluster? = nil) async throws -> ServerModeCluster {
+        let shared = try await PostgresCluster.shared()
+        let postgres = postgres ?? shared
+        let conninfo = try await postgres.freshDatabase()
         let database = try await PostgresNotificationStore.open(conninfo: conninfo)
         let cluster = ServerModeCluster(conninfo: conninfo, database: database)
         for index in 0..<count { try await cluster.startNode(named: "node\(index)") }
