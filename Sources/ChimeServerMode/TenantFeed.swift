@@ -145,7 +145,8 @@ final class AsyncWake: Sendable {
     /// Returns on a signal or after `timeout`, whichever comes first.
     func wait(upTo timeout: Duration) async {
         let timer = Task {
-            try? await Task.sleep(for: timeout)
+            // A wait that ended by a signal cancels its timer, which then must not wake the next wait.
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
             self.signal()
         }
         await withCheckedContinuation { continuation in
@@ -160,6 +161,5 @@ final class AsyncWake: Sendable {
             if now { continuation.resume() }
         }
         timer.cancel()
-        state.withLock { $0.signalled = false }
     }
 }
