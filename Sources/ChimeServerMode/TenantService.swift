@@ -131,14 +131,15 @@ public struct TenantService: Sendable {
         }
         let quiet = try body.quietHours.map(Self.quietHours) ?? .none
         let profile = RecipientProfile(recipient: Recipient(identifier: identifier, timeZone: zone, locale: body.locale), quietHours: quiet)
-        let rules = FireRules(misfireTolerance: misfireTolerance, timeZone: zone)
         do {
-            try await PostgresTenantData(database: database, tenant: key.tenant).saveProfile(profile) { pending in
-                guard case .calendar(let trigger) = pending.request.trigger else { return pending.nextFireDate }
-                return trigger.nextTriggerDate(after: now, floatingTimeZone: rules.timeZone)
-            }
+            try await PostgresTenantData(database: database, tenant: key.tenant).saveProfile(profile, now: now)
         } catch let error as TenancyError {
-            throw APIError(.invalidParameters, field: error.kind == .invalidLocale ? "locale" : "recipient", error.description)
+            let field = switch error.kind {
+            case .invalidLocale: "locale"
+            case .invalidTimeZone: "timeZone"
+            default: "recipient"
+            }
+            throw APIError(.invalidParameters, field: field, error.description)
         }
     }
 

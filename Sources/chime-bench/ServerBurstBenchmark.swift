@@ -43,7 +43,7 @@ struct ServerBurstBenchmark {
         let zones = ["Asia/Seoul", "America/New_York", "Europe/Berlin", "Australia/Sydney", "UTC"]
         let data = PostgresTenantData(database: database, tenant: tenant)
         for recipient in 0..<1_000 {
-            try await data.saveProfile(RecipientProfile(recipient: Recipient(identifier: "r\(recipient)", timeZone: TimeZone(identifier: zones[recipient % 5])!, locale: "en"))) { $0.nextFireDate }
+            try await data.saveProfile(RecipientProfile(recipient: Recipient(identifier: "r\(recipient)", timeZone: TimeZone(identifier: zones[recipient % 5])!, locale: "en")), now: Date())
         }
         var started: [(ServerNode, PostgresDatabase)] = []
         for index in 0..<nodes {

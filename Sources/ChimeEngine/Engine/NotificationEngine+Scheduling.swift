@@ -92,11 +92,10 @@ extension NotificationEngine {
     /// scheduler's window.
     func refloatCalendarTriggers() async throws {
         let now = clock.now
+        let rules = fireRules
         var dates: [RequestKey: Date?] = [:]
         for pending in try await store.floatingCalendarRequests() {
-            if case .calendar(let trigger) = pending.request.trigger {
-                dates[pending.key] = trigger.nextTriggerDate(after: now, floatingTimeZone: timeZone)
-            }
+            dates[pending.key] = rules.refloatedFireDate(of: pending, now: now)
         }
         try await store.updateNextFireDates(dates)
         timeline.reset()

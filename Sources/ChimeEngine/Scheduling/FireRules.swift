@@ -15,7 +15,7 @@ public struct FireRules: Sendable {
     /// The zone calendar triggers without their own zone float with.
     public var timeZone: TimeZone
 
-    public init(misfireTolerance: TimeInterval, timeZone: TimeZone) {
+    public init(misfireTolerance: TimeInterval = EngineConfiguration().misfireTolerance, timeZone: TimeZone) {
         self.misfireTolerance = misfireTolerance
         self.timeZone = timeZone
     }
@@ -100,5 +100,12 @@ public struct FireRules: Sendable {
         case .calendar(let trigger): trigger.nextTriggerDate(after: now, floatingTimeZone: timeZone)
         case .location, .push: nil
         }
+    }
+
+    /// The request's next fire date once the zone it floats with is this one: a calendar trigger without
+    /// a zone of its own fires next at its first date after `now` here; any other request keeps its date.
+    public func refloatedFireDate(of pending: PendingRequest, now: Date) -> Date? {
+        guard case .calendar(let trigger) = pending.request.trigger, trigger.pinnedTimeZone == nil else { return pending.nextFireDate }
+        return trigger.nextTriggerDate(after: now, floatingTimeZone: timeZone)
     }
 }

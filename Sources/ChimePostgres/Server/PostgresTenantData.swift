@@ -111,15 +111,25 @@ public struct PostgresTenantData: Sendable {
         return profiles
     }
 
-    /// Makes or changes a recipient's profile, and re-dates their calendar triggers without a zone of
-    /// their own to the new zone (`redate` gives each its next date there), in one transaction.
-    public func saveProfile(_ profile: RecipientProfile, redate: @escaping @Sendable (PendingRequest) -> Date?) async throws {
-        try TenantDirectory.checkRecipient(profile.recipient.identifier)
-        try TenantDirectory.checkLocale(profile.recipient.locale)
+    /// Makes or changes a recipient's profile, and moves their calendar triggers without a zone of their
+    /// own to the new zone (`FireRules.refloatedFireDate`), in one transaction.
+    ///
+    /// - Throws: `TenancyError` for an identifier, language or zone that breaks its rule, or a tenant that
+    ///   does not exist; nothing is written then.
+    public func saveProfile(_ profile: RecipientProfile, now: Date) async throws {
+        let recipient = profile.recipient
+        try TenantDirectory.checkRecipient(recipient.identifier)
+        try TenantDirectory.checkLocale(recipient.locale)
+        try TenantDirectory.checkTimeZone(recipient.timeZone)
+        let rules = FireRules(timeZone: recipient.timeZone)
         let quiet = String(decoding: try JSONEncoder().encode(profile.quietHours), as: UTF8.self)
-        let scope: [PostgresValue] = [.text(tenant), .text(profile.recipient.identifier)]
-        let arguments: [PostgresValue] = scope + [.text(profile.recipient.timeZone.identifier), .text(profile.recipient.locale), .text(quiet)]
+        let tenant = tenant
+        let scope: [PostgresValue] = [.text(tenant), .text(recipient.identifier)]
+        let arguments: [PostgresValue] = scope + [.text(recipient.timeZone.identifier), .text(recipient.locale), .text(quiet)]
         try await database.transaction { db in
+            guard try !db.query("SELECT 1 FROM tenant WHERE tenant = $1 FOR SHARE", [.text(tenant)]).isEmpty else {
+                throw TenancyError(.unknownTenant, "no tenant named \(tenant)")
+            }
             try db.query(
                 """
                 INSERT INTO recipient (tenant, recipient_id, time_zone, locale, quiet_hours) VALUES ($1, $2, $3, $4, $5)
@@ -139,7 +149,7 @@ public struct PostgresTenantData: Sendable {
                 """,
                 scope + [
                     .texts(requests.map(\.appIdentifier)), .texts(requests.map(\.request.identifier)),
-                    .array(.double, requests.map { .date(redate($0)) }),
+                    .array(.double, requests.map { .date(rules.refloatedFireDate(of: $0, now: now)) }),
                 ])
             try db.query("SELECT pg_notify('\(Self.pendingChannel)', '')")
         }

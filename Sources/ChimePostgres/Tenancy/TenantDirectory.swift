@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Server mode's directory: tenants, their API keys, their recipients.
 ///
@@ -112,40 +112,6 @@ public struct TenantDirectory: Sendable {
         }.isEmpty
     }
 
-    // MARK: Recipients
-
-    /// Adds or changes one of the tenant's recipients.
-    public func saveRecipient(_ recipient: Recipient, tenant: String) async throws {
-        try Self.checkRecipient(recipient.identifier)
-        try Self.checkLocale(recipient.locale)
-        guard TimeZone.knownTimeZoneIdentifiers.contains(recipient.timeZone.identifier) || recipient.timeZone.identifier == "UTC" else {
-            throw TenancyError(.invalidTimeZone, "\(recipient.timeZone.identifier) is not a time zone of the tz database")
-        }
-        try await database.transaction { db in
-            guard try !db.query("SELECT 1 FROM tenant WHERE tenant = $1 FOR SHARE", [.text(tenant)]).isEmpty else {
-                throw TenancyError(.unknownTenant, "no tenant named \(tenant)")
-            }
-            try db.query(
-                """
-                INSERT INTO recipient (tenant, recipient_id, time_zone, locale) VALUES ($1, $2, $3, $4)
-                ON CONFLICT (tenant, recipient_id) DO UPDATE SET time_zone = excluded.time_zone, locale = excluded.locale
-                """,
-                [.text(tenant), .text(recipient.identifier), .text(recipient.timeZone.identifier), .text(recipient.locale)])
-        }
-    }
-
-    /// One of the tenant's recipients, if the tenant has it.
-    public func recipient(_ identifier: String, tenant: String) async throws -> Recipient? {
-        let rows = try await database.read { db in
-            try db.query("SELECT time_zone, locale FROM recipient WHERE tenant = $1 AND recipient_id = $2", [.text(tenant), .text(identifier)])
-        }
-        guard let row = rows.first else { return nil }
-        guard let zone = row[0].text.flatMap(TimeZone.init(identifier:)), let locale = row[1].text else {
-            throw PostgresError.unexpectedResult("a recipient")
-        }
-        return Recipient(identifier: identifier, timeZone: zone, locale: locale)
-    }
-
     // MARK: Rules
 
     static func checkTenant(_ tenant: String) throws {
@@ -168,6 +134,13 @@ public struct TenantDirectory: Sendable {
     }
 
     /// A BCP 47 tag in its common shape: a 2–3 letter language, then subtags of 2–8 letters or digits.
+    /// A zone of the tz database (not a fixed offset), so the recipient's clock follows its rules.
+    public static func checkTimeZone(_ zone: TimeZone) throws {
+        guard TimeZone.knownTimeZoneIdentifiers.contains(zone.identifier) || zone.identifier == "UTC" else {
+            throw TenancyError(.invalidTimeZone, "\(zone.identifier) is not a time zone of the tz database")
+        }
+    }
+
     public static func checkLocale(_ locale: String) throws {
         let subtags = locale.split(separator: "-", omittingEmptySubsequences: false)
         let isAlphanumeric = { (part: Substring) in part.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) } }
