@@ -25,7 +25,6 @@ public final class TenantAPIHandler: HTTPHandler {
     let feed: TenantFeed
     let node: String
     let log: any EngineLog
-    static let jsonHeaders = [("Content-Type", WireFormat.jsonMediaType), ("Cache-Control", "no-store")]
 
     public init(service: TenantService, feed: TenantFeed, node: String, log: any EngineLog) {
         self.service = service
@@ -36,17 +35,17 @@ public final class TenantAPIHandler: HTTPHandler {
 
     public func screen(_ head: HTTPRequestHead) -> HTTPScreening {
         guard Self.bearer(head) != nil else {
-            return .refuse(Self.error(APIError(.unauthenticated, "send a tenant's API key as Authorization: Bearer chime_…")))
+            return .refuse(HTTPResponse.apiError(APIError(.unauthenticated, "send a tenant's API key as Authorization: Bearer chime_…")))
         }
         return .admit(context: nil)
     }
 
     public func tooLarge(_ head: HTTPRequestHead, limit: Int) -> HTTPResponse {
-        Self.error(APIError(.payloadTooLarge, "the request body is larger than the \(limit) bytes chimed takes", limit: limit))
+        HTTPResponse.apiError(APIError(.payloadTooLarge, "the request body is larger than the \(limit) bytes chimed takes", limit: limit))
     }
 
     public func unavailable(_ head: HTTPRequestHead) -> HTTPResponse {
-        Self.error(APIError(.unavailable, "chimed is stopping"))
+        HTTPResponse.apiError(APIError(.unavailable, "chimed is stopping"))
     }
 
     public func answerAtOnce(_ request: HTTPRequest) -> HTTPResponse? { nil }
@@ -58,12 +57,12 @@ public final class TenantAPIHandler: HTTPHandler {
             }
             return try await route(request, key: key)
         } catch let error as APIError {
-            return Self.error(error)
+            return HTTPResponse.apiError(error)
         } catch let error as TenancyError {
-            return Self.error(APIError(.invalidParameters, error.description))
+            return HTTPResponse.apiError(APIError(.invalidParameters, error.description))
         } catch {
             log.warning("server API: \(request.head.method) \(request.head.path): \(error)")
-            return Self.error(APIError(.internalError, "the request failed inside chimed; nothing was changed"))
+            return HTTPResponse.apiError(APIError(.internalError, "the request failed inside chimed; nothing was changed"))
         }
     }
 
@@ -72,39 +71,37 @@ public final class TenantAPIHandler: HTTPHandler {
         let segments = try Self.segments(head.path)
         let now = Date()
         if Self.match(head.method, segments, "GET", ["v1", "status"]) != nil {
-            return try Self.json(200, ServerStatus(mode: "server", node: node, tenant: key.tenant, schema: PostgresNotificationStore.schemaVersion))
+            return try .json(ServerStatus(mode: "server", node: node, tenant: key.tenant, schema: PostgresNotificationStore.schemaVersion))
         } else if Self.match(head.method, segments, "POST", ["v1", "notifications"]) != nil {
             let batch = try Self.decode(RecipientBatch.self, request)
             let answer = try await service.add(
                 batch, key: key, idempotencyKey: head.headers["idempotency-key"], route: "POST /v1/notifications", body: request.body, now: now)
-            return HTTPResponse(status: answer.status, headers: Self.jsonHeaders, body: .bytes(answer.body))
+            return HTTPResponse(status: answer.status, headers: HTTPResponse.jsonHeaders, body: .bytes(answer.body))
         } else if let values = Self.match(head.method, segments, "GET", ["v1", "recipients", "*"]) {
             let recipient = values[0]
-            return try Self.json(200, try await service.recipient(recipient, key: key))
+            return try .json(try await service.recipient(recipient, key: key))
         } else if let values = Self.match(head.method, segments, "PUT", ["v1", "recipients", "*"]) {
             let recipient = values[0]
             try await service.saveRecipient(recipient, try Self.decode(RecipientProfileBody.self, request), key: key, now: now)
-            return try Self.json(200, try await service.recipient(recipient, key: key))
+            return try .json(try await service.recipient(recipient, key: key))
         } else if let values = Self.match(head.method, segments, "GET", ["v1", "recipients", "*", "pending"]) {
             let recipient = values[0]
-            return try Self.json(200, try await service.pending(recipient: recipient, app: head.queryValue("app"), try Self.page(head), key: key))
+            return try .json(try await service.pending(recipient: recipient, app: head.queryValue("app"), try Self.page(head), key: key))
         } else if let values = Self.match(head.method, segments, "GET", ["v1", "recipients", "*", "delivered"]) {
             let recipient = values[0]
-            return try Self.json(200, try await service.delivered(recipient: recipient, app: head.queryValue("app"), try Self.page(head), key: key))
+            return try .json(try await service.delivered(recipient: recipient, app: head.queryValue("app"), try Self.page(head), key: key))
         } else if let values = Self.match(head.method, segments, "DELETE", ["v1", "recipients", "*", "apps", "*", "pending"]) {
             let (recipient, app) = (values[0], values[1])
             let selection = try Self.decode(RemoveSelection.self, request)
-            return try Self.json(200, try await service.removePending(recipient: recipient, app: app, selection, key: key))
+            return try .json(try await service.removePending(recipient: recipient, app: app, selection, key: key))
         } else if Self.match(head.method, segments, "GET", ["v1", "events"]) != nil {
             guard key.allows(.read) else { throw APIError(.forbidden, "this key may not read") }
             let body = try await feed.open(tenant: key.tenant, recipient: head.queryValue("recipient"), lastEventID: head.headers["last-event-id"])
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")],
-                body: .stream(body))
+            return .eventStream(body)
         } else if Self.match(head.method, segments, "GET", ["v1", "keys"]) != nil {
-            return try Self.json(200, try await service.keys(key))
+            return try .json(try await service.keys(key))
         } else if Self.match(head.method, segments, "POST", ["v1", "keys"]) != nil {
-            return try Self.json(201, try await service.issueKey(try Self.decode(NewAPIKey.self, request), key: key))
+            return try .json(try await service.issueKey(try Self.decode(NewAPIKey.self, request), key: key), status: 201)
         } else if let values = Self.match(head.method, segments, "DELETE", ["v1", "keys", "*"]) {
             let id = values[0]
             try await service.revokeKey(id, key: key)
@@ -157,15 +154,6 @@ public final class TenantAPIHandler: HTTPHandler {
         } catch {
             throw APIError(.malformedRequest, "the body is not the JSON this route takes: \(error)")
         }
-    }
-
-    static func json(_ status: Int, _ value: some Encodable) throws -> HTTPResponse {
-        HTTPResponse(status: status, headers: jsonHeaders, body: .bytes(Array(try WireFormat.encoder().encode(value))))
-    }
-
-    static func error(_ error: APIError) -> HTTPResponse {
-        let bytes = (try? WireFormat.encoder().encode(ErrorBody(error: error))).map(Array.init) ?? []
-        return HTTPResponse(status: HTTPErrorMapping.status(of: error), headers: jsonHeaders, body: .bytes(bytes))
     }
 }
 

@@ -133,11 +133,11 @@ public final class APIHandler: HTTPHandler {
         guard case .route(let route, _) = Self.match(request) else { return nil }
         switch route {
         case .openAPI:
-            return HTTPResponse(status: 200, headers: Self.jsonHeaders, body: .bytes(OpenAPIDocument.bytes))
+            return HTTPResponse(status: 200, headers: HTTPResponse.jsonHeaders, body: .bytes(OpenAPIDocument.bytes))
         case .status:
             guard let status = service.recentStatus() else { return nil }
             let cached = encodedStatus.withLock { cached in cached?.status == status ? cached?.bytes : nil }
-            if let cached { return HTTPResponse(status: 200, headers: Self.jsonHeaders, body: .bytes(cached)) }
+            if let cached { return HTTPResponse(status: 200, headers: HTTPResponse.jsonHeaders, body: .bytes(cached)) }
             return json(status)
         default:
             return nil
@@ -190,7 +190,7 @@ public final class APIHandler: HTTPHandler {
             let status = try await service.status()
             return json(status)
         case .openAPI:
-            return HTTPResponse(status: 200, headers: Self.jsonHeaders, body: .bytes(OpenAPIDocument.bytes))
+            return HTTPResponse(status: 200, headers: HTTPResponse.jsonHeaders, body: .bytes(OpenAPIDocument.bytes))
         case .events:
             return stream(try service.openListStream(lastEventID: request.lastEventID))
         case .focus:
@@ -277,15 +277,11 @@ public final class APIHandler: HTTPHandler {
 
     // MARK: Answers
 
-    static let jsonHeaders: [(name: String, value: String)] = [
-        ("Content-Type", WireFormat.jsonMediaType), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
-    ]
-
     private func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
         do {
             let bytes = Array(try WireFormat.encoder().encode(value))
             if let status = value as? StatusResult { encodedStatus.withLock { $0 = (status, bytes) } }
-            return HTTPResponse(status: status, headers: Self.jsonHeaders, body: .bytes(bytes))
+            return HTTPResponse(status: status, headers: HTTPResponse.jsonHeaders, body: .bytes(bytes))
         } catch {
             log.warning("an answer could not be encoded: \(error)")
             return errorResponse(APIError(.internalError, "chimed could not encode its answer"))
@@ -303,15 +299,11 @@ public final class APIHandler: HTTPHandler {
     }
 
     private func stream(_ subscription: EventHub.Subscription) -> HTTPResponse {
-        HTTPResponse(
-            status: 200,
-            headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")],
-            body: .stream(subscription.body))
+        .eventStream(subscription.body)
     }
 
     func errorResponse(_ error: APIError) -> HTTPResponse {
-        let bytes = (try? WireFormat.encoder().encode(ErrorBody(error: error))).map(Array.init) ?? []
-        return HTTPResponse(status: HTTPErrorMapping.status(of: error), headers: Self.jsonHeaders, body: .bytes(bytes))
+        .apiError(error)
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
