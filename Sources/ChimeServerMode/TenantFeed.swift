@@ -22,7 +22,20 @@ public final class TenantFeed: Sendable {
     struct State {
         var position = EventPosition.start
         var streams: [Int: Stream] = [:]
+        /// The streams of each tenant, so an event is offered only to its own tenant's streams.
+        var byTenant: [String: Set<Int>] = [:]
         var nextStream = 0
+
+        mutating func add(_ id: Int, _ stream: Stream) {
+            streams[id] = stream
+            byTenant[stream.tenant, default: []].insert(id)
+        }
+
+        mutating func remove(_ id: Int) {
+            guard let stream = streams.removeValue(forKey: id) else { return }
+            byTenant[stream.tenant]?.remove(id)
+            if byTenant[stream.tenant]?.isEmpty == true { byTenant[stream.tenant] = nil }
+        }
     }
 
     let log: PostgresEventLog
@@ -65,11 +78,12 @@ public final class TenantFeed: Sendable {
         state.withLock { state in
             for event in events {
                 let frame = Self.frame(event)
-                for (id, stream) in state.streams where stream.tenant == event.tenant && (stream.recipient == nil || stream.recipient == event.recipient) {
+                for id in state.byTenant[event.tenant] ?? [] {
+                    guard let stream = state.streams[id], stream.recipient == nil || stream.recipient == event.recipient else { continue }
                     if stream.held != nil {
                         state.streams[id]?.held?.append(frame)
                     } else if stream.body.write(frame) != .written {
-                        state.streams[id] = nil
+                        state.remove(id)
                     }
                 }
             }
@@ -84,9 +98,11 @@ public final class TenantFeed: Sendable {
             defer { state.nextStream += 1 }
             return state.nextStream
         }
-        let body = StreamingBody(capacity: Self.streamCapacity) { [weak self] in self?.state.withLock { _ = $0.streams.removeValue(forKey: id) } }
+        // A stream may close inside a write the feed makes under its lock (a reader that fell behind), so
+        // it forgets the stream from a task of its own rather than taking that lock again.
+        let body = StreamingBody(capacity: Self.streamCapacity) { [weak self] in Task { self?.state.withLock { $0.remove(id) } } }
         let through = state.withLock { state in
-            state.streams[id] = Stream(tenant: tenant, recipient: recipient, body: body, held: [])
+            state.add(id, Stream(tenant: tenant, recipient: recipient, body: body, held: []))
             return state.position
         }
         do {
@@ -104,7 +120,7 @@ public final class TenantFeed: Sendable {
                 }
             }
         } catch {
-            state.withLock { _ = $0.streams.removeValue(forKey: id) }
+            state.withLock { $0.remove(id) }
             body.close()
             throw error
         }

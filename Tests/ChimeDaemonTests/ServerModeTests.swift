@@ -70,6 +70,28 @@ struct ServerModeTests {
         await postgres.stop()
     }
 
+    /// A stream whose reader never reads is closed once it falls a megabyte behind; the node goes on
+    /// firing and serving.
+    @Test func aStreamThatNeverReadsStallsNothing() async throws {
+        let cluster = try await ServerModeCluster.start(nodes: 1)
+        let key = try await cluster.tenant("flood")
+        let stalled = try RawHTTPConnection(loopbackPort: cluster.ports[0])
+        stalled.request("GET", "/v1/events", token: key, host: "127.0.0.1")
+        try await Task.sleep(for: .milliseconds(300))
+        // About 20 MB of events: more than the stream's megabyte and the sockets' buffers together.
+        let count = 6_000
+        for part in 0..<2 {
+            let items = (part * 3_000..<(part + 1) * 3_000).map {
+                #"{"recipient":"r\#($0 % 10)","app":"a","request":{"identifier":"n\#($0)","content":{"title":"\#(String(repeating: "x", count: 3_000))"}}}"#
+            }
+            #expect(try cluster.call("POST", "/v1/notifications", key: key, body: #"{"notifications":[\#(items.joined(separator: ","))]}"#).status == 201)
+        }
+        try await eventually("every notification delivered", within: 30) { try await cluster.value("SELECT count(*) FROM event") == Int64(count) }
+        #expect(stalled.isClosed(within: 10), "the stream that never read was closed")
+        #expect(try cluster.call("GET", "/v1/status", key: key).status == 200)
+        await cluster.stop()
+    }
+
     /// The same "08:00 every day" fires at 08:00 where each recipient lives: Seoul and New York 14 hours
     /// apart in winter (13 in New York's summer time), and a recipient who moves takes their triggers along.
     @Test func floatingCalendarTriggersFireAtEachRecipientsLocalTime() async throws {
