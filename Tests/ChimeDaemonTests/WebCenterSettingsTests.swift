@@ -152,8 +152,9 @@ struct WebCenterSettingsTests {
         try await session.run {
             await session.add(["--app", Self.app, "--id", "one", "--badge", "2", "One"])
             await session.add(["--app", "com.example.mail", "--id", "two", "--badge", "3", "Two"])
-            try await browser.wait("section[data-app='com.example.mail'] .badge", showing: "3")
-            try await browser.wait("section[data-app='\(Self.app)'] .badge", showing: "2")
+            // Generous waits: beside the other suites on two cores, the first render can take seconds.
+            try await browser.wait("section[data-app='com.example.mail'] .badge", showing: "3", within: 15)
+            try await browser.wait("section[data-app='\(Self.app)'] .badge", showing: "2", within: 15)
             try await eventually("the total in the title") { try await browser.script("return document.title") as? String == "(5) Notification Center — Chime" }
             try await eventually("the total on the icon") {
                 try await browser.script("return document.querySelector(\"link[rel='icon']\").dataset.badge") as? String == "5"
