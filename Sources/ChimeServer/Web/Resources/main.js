@@ -106,15 +106,34 @@ async function loadFocus() {
   render();
 }
 
-/** Reads again what changed, a little later, so that a burst of events costs one read. */
+/** Reads again what changed, a little later, so that a burst of events costs one read. One read at a
+ *  time: an older read that answers last would otherwise put back what a newer one had replaced. */
 const later = (() => {
   const due = { center: false, pending: false, apps: new Set(), everything: false };
   let timer;
+  let reading = false;
+  let dueWhileReading = false;
   const schedule = () => {
+    if (reading) {
+      dueWhileReading = true;
+      return;
+    }
     clearTimeout(timer);
     timer = setTimeout(run, 50);
   };
   async function run() {
+    reading = true;
+    try {
+      await read();
+    } finally {
+      reading = false;
+      if (dueWhileReading) {
+        dueWhileReading = false;
+        schedule();
+      }
+    }
+  }
+  async function read() {
     const now = { ...due, apps: [...due.apps] };
     Object.assign(due, { center: false, pending: false, apps: new Set(), everything: false });
     try {
