@@ -48,7 +48,9 @@ public final class ServerNode: Sendable {
         claimer = PostgresFireClaimer(database: database, configuration: configuration.claimer) { fire in
             Array(
                 try WireFormat.encoder().encode(
-                    RecipientDeliveredEvent(recipient: fire.recipient, app: fire.appIdentifier, alerting: Self.name(fire.alerting), notification: fire.notification)))
+                    RecipientDeliveredEvent(
+                        recipient: fire.recipient, app: fire.appIdentifier, alerting: Self.name(fire.alerting), notification: fire.notification,
+                        text: DeliveredText(title: fire.text.title, subtitle: fire.text.subtitle, body: fire.text.body, language: fire.text.language))))
         }
     }
 

@@ -16,7 +16,11 @@ import Foundation
 /// GET    /v1/recipients/{recipient}/pending?app=&limit=&cursor=
 /// GET    /v1/recipients/{recipient}/delivered?app=&limit=&cursor=
 /// DELETE /v1/recipients/{recipient}/apps/{app}/pending  {"identifiers":[…]} or {"all":true}
-/// GET    /v1/events?recipient=                          the tenant's deliveries (Server-Sent Events)
+/// POST   /v1/recipients/{recipient}/apps/{app}/delivered/{id}/response   what the recipient did
+/// GET    /v1/recipients/{recipient}/responses?app=&limit=&cursor=
+/// GET    /v1/apps/{app}/strings                         the app's strings tables by language
+/// GET|PUT|DELETE /v1/apps/{app}/strings/{language}      one table (a Localizable.strings file)
+/// GET    /v1/events?recipient=                          the tenant's deliveries and responses (SSE)
 /// GET    /v1/keys   POST /v1/keys   DELETE /v1/keys/{id}
 /// GET    /v1/status
 /// ```
@@ -94,6 +98,24 @@ public final class TenantAPIHandler: HTTPHandler {
             let (recipient, app) = (values[0], values[1])
             let selection = try Self.decode(RemoveSelection.self, request)
             return try .json(try await service.removePending(recipient: recipient, app: app, selection, key: key))
+        } else if let values = Self.match(head.method, segments, "POST", ["v1", "recipients", "*", "apps", "*", "delivered", "*", "response"]) {
+            let (recipient, app, notification) = (values[0], values[1], values[2])
+            let action = try Self.decode(WireUserAction.self, request)
+            return try .json(try await service.respond(recipient: recipient, app: app, notification: notification, action, key: key, now: now), status: 201)
+        } else if let values = Self.match(head.method, segments, "GET", ["v1", "recipients", "*", "responses"]) {
+            let recipient = values[0]
+            return try .json(try await service.responses(recipient: recipient, app: head.queryValue("app"), try Self.page(head), key: key))
+        } else if let values = Self.match(head.method, segments, "GET", ["v1", "apps", "*", "strings"]) {
+            return try .json(try await service.strings(app: values[0], key: key))
+        } else if let values = Self.match(head.method, segments, "GET", ["v1", "apps", "*", "strings", "*"]) {
+            let body = try await service.stringsTable(app: values[0], language: values[1], key: key)
+            return HTTPResponse(status: 200, headers: Self.stringsHeaders, body: .bytes(body))
+        } else if let values = Self.match(head.method, segments, "PUT", ["v1", "apps", "*", "strings", "*"]) {
+            try await service.saveStrings(app: values[0], language: values[1], body: request.body, key: key)
+            return HTTPResponse(status: 204)
+        } else if let values = Self.match(head.method, segments, "DELETE", ["v1", "apps", "*", "strings", "*"]) {
+            try await service.removeStrings(app: values[0], language: values[1], key: key)
+            return HTTPResponse(status: 204)
         } else if Self.match(head.method, segments, "GET", ["v1", "events"]) != nil {
             guard key.allows(.read) else { throw APIError(.forbidden, "this key may not read") }
             let body = try await feed.open(tenant: key.tenant, recipient: head.queryValue("recipient"), lastEventID: head.headers["last-event-id"])
@@ -122,6 +144,11 @@ public final class TenantAPIHandler: HTTPHandler {
         }
         return values
     }
+
+    /// A strings table as it was given: UTF-8 or UTF-16 with its byte order mark, so no charset is named.
+    static let stringsHeaders: [(name: String, value: String)] = [
+        ("Content-Type", "text/plain"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+    ]
 
     static func bearer(_ head: HTTPRequestHead) -> String? {
         guard let value = head.headers["authorization"], value.hasPrefix("Bearer ") else { return nil }

@@ -138,7 +138,7 @@ public final class TenantFeed: Sendable {
     }
 
     static func frame(_ event: StoredEvent) -> [UInt8] {
-        ServerSentEvent(id: String(event.position.sequence), event: "delivered", data: String(decoding: event.body, as: UTF8.self)).encoded
+        ServerSentEvent(id: String(event.position.sequence), event: event.kind, data: String(decoding: event.body, as: UTF8.self)).encoded
     }
 }
 

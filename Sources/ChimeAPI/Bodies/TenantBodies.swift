@@ -105,12 +105,68 @@ public struct RecipientDeliveredEvent: Codable, Sendable, Hashable {
     public var app: String
     public var alerting: String
     public var notification: DeliveredNotification
+    /// The texts as the recipient reads them: deferred localization resolved in their language.
+    public var text: DeliveredText
 
-    public init(recipient: String, app: String, alerting: String, notification: DeliveredNotification) {
+    public init(recipient: String, app: String, alerting: String, notification: DeliveredNotification, text: DeliveredText) {
         self.recipient = recipient
         self.app = app
         self.alerting = alerting
         self.notification = notification
+        self.text = text
+    }
+}
+
+/// A delivery's title, subtitle and body in the recipient's language, and the strings table that answered
+/// (`nil` when the app has none for it: a localization key then shows as itself, as on iOS).
+public struct DeliveredText: Codable, Sendable, Hashable {
+    public var title: String
+    public var subtitle: String
+    public var body: String
+    public var language: String?
+
+    public init(title: String, subtitle: String, body: String, language: String?) {
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.language = language
+    }
+}
+
+/// A recipient's response to a delivered notification: the `responded` event of `GET /v1/events`, and an
+/// item of `GET /v1/recipients/{recipient}/responses` (newest first, `sequence` highest).
+public struct RecipientResponseItem: Codable, Sendable, Hashable {
+    public var sequence: Int64
+    public var recipient: String
+    public var app: String
+    public var date: Date
+    public var response: NotificationResponse
+
+    public init(sequence: Int64, recipient: String, app: String, date: Date, response: NotificationResponse) {
+        self.sequence = sequence
+        self.recipient = recipient
+        self.app = app
+        self.date = date
+        self.response = response
+    }
+}
+
+/// `GET /v1/apps/{app}/strings`: the app's strings tables, by language.
+public struct AppStringsList: Codable, Sendable, Hashable {
+    public struct Table: Codable, Sendable, Hashable {
+        public var language: String
+        public var bytes: Int
+
+        public init(language: String, bytes: Int) {
+            self.language = language
+            self.bytes = bytes
+        }
+    }
+
+    public var tables: [Table]
+
+    public init(tables: [Table]) {
+        self.tables = tables
     }
 }
 

@@ -17,15 +17,17 @@ public struct EventPosition: Sendable, Hashable, Comparable {
     }
 }
 
-/// An event as the log keeps it: its position, whose it is, and its body (the JSON a stream sends).
+/// An event as the log keeps it: its position, what it is (`delivered`, `responded`: a stream's event
+/// name), whose it is, and its body (the JSON a stream sends).
 public struct StoredEvent: Sendable, Hashable {
     public var position: EventPosition
+    public var kind: String
     public var tenant: String
     public var recipient: String
     public var body: [UInt8]
 }
 
-/// Server mode's event log: every delivery (and later every change) as a numbered event in the database,
+/// Server mode's event log: every delivery and response as a numbered event in the database,
 /// so a stream resumes from its last event on any node.
 ///
 /// Numbers are given when a transaction writes, but transactions commit in another order, so a reader
@@ -70,16 +72,16 @@ public struct PostgresEventLog: Sendable {
             arguments.append(.text(tenant))
         }
         let sql = """
-            SELECT transaction::text::bigint, sequence, tenant, recipient, body FROM event
+            SELECT transaction::text::bigint, sequence, tenant, recipient, body, kind FROM event
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY transaction, sequence LIMIT $3
             """
         let bound = arguments
         let rows = try await database.read { db in try db.query(sql, bound) }
         return try rows.map { row in
-            guard let tenant = row[2].text, let recipient = row[3].text, let body = row[4].bytes else {
+            guard let tenant = row[2].text, let recipient = row[3].text, let body = row[4].bytes, let kind = row[5].text else {
                 throw PostgresError.unexpectedResult("an event row")
             }
-            return StoredEvent(position: try Self.position(row[0], row[1]), tenant: tenant, recipient: recipient, body: body)
+            return StoredEvent(position: try Self.position(row[0], row[1]), kind: kind, tenant: tenant, recipient: recipient, body: body)
         }
     }
 

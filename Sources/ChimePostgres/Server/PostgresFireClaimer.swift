@@ -3,14 +3,33 @@ public import ChimeEngine
 import ChimeStoreCoding
 public import Foundation
 
-/// A fire a node recorded: the notification delivered to a recipient, and how far it may interrupt them
-/// now (their quiet hours against its interruption level).
+/// A fire a node recorded: the notification delivered to a recipient, how far it may interrupt them now
+/// (their quiet hours against its interruption level), and its texts in their language.
 public struct RecordedFire: Sendable, Hashable {
     public var tenant: String
     public var recipient: String
     public var appIdentifier: String
     public var notification: DeliveredNotification
     public var alerting: PresentationPolicy.Alerting
+    public var text: ResolvedText
+}
+
+/// A notification's title, subtitle and body as its recipient reads them: deferred localization resolved
+/// in their language against the app's strings tables (`PostgresAppStrings`) when it fired.
+public struct ResolvedText: Sendable, Hashable {
+    public var title: String
+    public var subtitle: String
+    public var body: String
+    /// The table that answered (`ko`, `en`, `Base`); `nil` when the app has none for the language.
+    public var language: String?
+
+    init(_ content: NotificationContent, localizer: NotificationLocalizer, locale: String) {
+        let languages = [locale]
+        title = localizer.resolve(content.title, preferredLanguages: languages)
+        subtitle = localizer.resolve(content.subtitle, preferredLanguages: languages)
+        body = localizer.resolve(content.body, preferredLanguages: languages)
+        language = localizer.language(for: languages)
+    }
 }
 
 /// Claims due fires of every tenant and recipient and records them, for one of several nodes sharing a
@@ -19,7 +38,7 @@ public struct RecordedFire: Sendable, Hashable {
 /// One transaction claims up to `batchSize` due requests with `FOR UPDATE SKIP LOCKED` — rows another node
 /// is recording are passed over, never waited for — works out each fire by the engine's `FireRules` in
 /// the recipient's zone, and writes the fire records (`PostgresFireWriter`) and one event per delivery
-/// before it commits. The row locks are the claim's lease: they last as long as the transaction, which
+/// (its texts resolved in the recipient's language) before it commits. The row locks are the claim's lease: they last as long as the transaction, which
 /// PostgreSQL ends when the node's connection drops (`kill -9`, a crash) or when it sits idle longer than
 /// `lease` (a node that hangs mid-claim); the rows are then claimable again, and since nothing was
 /// committed nothing is recorded twice. A fire is shown (its event readable) only once recorded.
@@ -37,6 +56,7 @@ public final class PostgresFireClaimer: Sendable {
     let database: PostgresDatabase
     let configuration: Configuration
     let encodeEvent: @Sendable (RecordedFire) throws -> [UInt8]
+    let localizers = PostgresLocalizerCache()
 
     public init(database: PostgresDatabase, configuration: Configuration = Configuration(), encodeEvent: @escaping @Sendable (RecordedFire) throws -> [UInt8]) {
         self.database = database
@@ -49,12 +69,13 @@ public final class PostgresFireClaimer: Sendable {
     public func fireDue(now: Date) async throws -> (claimed: Int, recorded: [RecordedFire]) {
         let configuration = configuration
         let encodeEvent = encodeEvent
+        let localizers = localizers
         return try await database.transaction { db in
             let leaseMilliseconds = Int(configuration.lease.components.seconds) * 1_000 + Int(configuration.lease.components.attoseconds / 1_000_000_000_000_000)
             try db.execute("SET LOCAL idle_in_transaction_session_timeout = \(leaseMilliseconds); SET LOCAL statement_timeout = \(leaseMilliseconds)")
             let rows = try db.query(
                 """
-                SELECT p.tenant, p.recipient, p.app_id, p.added, p.next_fire, p.request, r.time_zone, r.quiet_hours
+                SELECT p.tenant, p.recipient, p.app_id, p.added, p.next_fire, p.request, r.time_zone, r.quiet_hours, r.locale
                 FROM pending p LEFT JOIN recipient r ON r.tenant = p.tenant AND r.recipient_id = p.recipient
                 WHERE p.next_fire IS NOT NULL AND p.next_fire <= $1
                 ORDER BY p.next_fire LIMIT $2
@@ -65,14 +86,14 @@ public final class PostgresFireClaimer: Sendable {
 
             var fires: [PostgresFireWriter.Fire] = []
             var current: [PostgresFireWriter.Key: Date] = [:]
-            var recipients: [String: (zone: TimeZone, quiet: QuietHours)] = [:]
+            var recipients: [String: (zone: TimeZone, quiet: QuietHours, locale: String)] = [:]
             for row in rows {
                 guard let tenant = row[0].text, let recipient = row[1].text, let app = row[2].text, let added = row[3].date,
                     let fired = row[4].date, let blob = row[5].bytes
                 else { throw PostgresError.unexpectedResult("a claimed pending row") }
                 let pending = PendingRequest(
                     appIdentifier: app, request: try StoreRecord.decode(NotificationRequest.self, from: blob), addedDate: added, nextFireDate: fired)
-                let profile = recipients[tenant + "\u{0}" + recipient] ?? Self.profile(zone: row[6].text, quietHours: row[7].text)
+                let profile = recipients[tenant + "\u{0}" + recipient] ?? Self.profile(zone: row[6].text, quietHours: row[7].text, locale: row[8].text)
                 recipients[tenant + "\u{0}" + recipient] = profile
                 let rules = FireRules(misfireTolerance: configuration.misfireTolerance, timeZone: profile.zone)
                 let record = try rules.fireRecord(for: pending, firedDate: fired, now: now)
@@ -82,15 +103,21 @@ public final class PostgresFireClaimer: Sendable {
             }
             let applied = try PostgresFireWriter.apply(fires, current: current, in: db)
 
+            let delivered = applied.filter { fires[$0].record.delivered != nil }
+            let apps = Set(delivered.map { PostgresLocalizerCache.App(tenant: fires[$0].key.tenant, app: fires[$0].key.request.appIdentifier) })
+            let tables = try localizers.localizers(for: apps, in: db)
+            let none = NotificationLocalizer(tables: [:])
             var recorded: [RecordedFire] = []
-            for index in applied {
+            for index in delivered {
                 let fire = fires[index]
                 guard let notification = fire.record.delivered else { continue }
                 let profile = recipients[fire.key.tenant + "\u{0}" + fire.key.recipient]!
+                let localizer = tables[PostgresLocalizerCache.App(tenant: fire.key.tenant, app: fire.key.request.appIdentifier)] ?? none
                 recorded.append(
                     RecordedFire(
                         tenant: fire.key.tenant, recipient: fire.key.recipient, appIdentifier: fire.key.request.appIdentifier,
-                        notification: notification, alerting: Self.alerting(notification, quiet: profile.quiet, zone: profile.zone, now: now)))
+                        notification: notification, alerting: Self.alerting(notification, quiet: profile.quiet, zone: profile.zone, now: now),
+                        text: ResolvedText(notification.request.content, localizer: localizer, locale: profile.locale)))
             }
             if !recorded.isEmpty {
                 try db.query(
@@ -112,12 +139,12 @@ public final class PostgresFireClaimer: Sendable {
         }
     }
 
-    /// A recipient's zone and quiet hours as stored; a recipient the tenant never described is in UTC
-    /// without quiet hours.
-    static func profile(zone: String?, quietHours: String?) -> (zone: TimeZone, quiet: QuietHours) {
-        let timeZone = zone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+    /// A recipient's zone, quiet hours and language as stored; a recipient the tenant never described is
+    /// in UTC without quiet hours, in English.
+    static func profile(zone: String?, quietHours: String?, locale: String?) -> (zone: TimeZone, quiet: QuietHours, locale: String) {
+        let timeZone = zone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: PostgresTenantData.defaultZone)!
         let quiet = quietHours.flatMap { $0.isEmpty ? nil : try? JSONDecoder().decode(QuietHours.self, from: Data($0.utf8)) } ?? .none
-        return (timeZone, quiet)
+        return (timeZone, quiet, locale ?? PostgresTenantData.defaultLocale)
     }
 
     /// How far a delivery may interrupt: a tenant's apps are authorized with every level, so the level

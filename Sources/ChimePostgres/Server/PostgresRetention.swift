@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Forgets what is older than each tenant keeps: delivered notifications and events past the tenant's
+/// Forgets what is older than each tenant keeps: delivered notifications, responses and events past the tenant's
 /// `retention_seconds`, idempotency keys after a day. Singleton work: of several nodes sweeping at once,
 /// only the one holding the advisory lock sweeps; the others skip the round.
 public struct PostgresRetention: Sendable {
@@ -24,6 +24,11 @@ public struct PostgresRetention: Sendable {
             DELETE FROM delivered WHERE ctid = ANY(ARRAY(
                 SELECT d.ctid FROM delivered d JOIN tenant t USING (tenant)
                 WHERE d.date < $1 - t.retention_seconds LIMIT \(Self.rowsPerStatement)))
+            """,
+            """
+            DELETE FROM response WHERE ctid = ANY(ARRAY(
+                SELECT r.ctid FROM response r JOIN tenant t USING (tenant)
+                WHERE r.date < $1 - t.retention_seconds LIMIT \(Self.rowsPerStatement)))
             """,
             """
             DELETE FROM event WHERE ctid = ANY(ARRAY(

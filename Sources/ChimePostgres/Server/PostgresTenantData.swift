@@ -105,7 +105,7 @@ public struct PostgresTenantData: Sendable {
         var profiles: [String: RecipientProfile] = [:]
         for row in rows {
             guard let identifier = row[0].text, let locale = row[2].text else { throw PostgresError.unexpectedResult("a recipient row") }
-            let (zone, quiet) = PostgresFireClaimer.profile(zone: row[1].text, quietHours: row[3].text)
+            let (zone, quiet, _) = PostgresFireClaimer.profile(zone: row[1].text, quietHours: row[3].text, locale: locale)
             profiles[identifier] = RecipientProfile(recipient: Recipient(identifier: identifier, timeZone: zone, locale: locale), quietHours: quiet)
         }
         return profiles

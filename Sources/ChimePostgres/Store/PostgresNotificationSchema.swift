@@ -131,5 +131,37 @@ enum PostgresNotificationSchema {
                 ALTER TABLE recipient ADD COLUMN quiet_hours text NOT NULL DEFAULT '';
                 ALTER TABLE tenant ADD COLUMN retention_seconds double precision NOT NULL DEFAULT 2592000;
                 """),
+        // Server mode: what recipients did with their notifications, and each app's strings tables, by
+        // which a fire's deferred localization resolves in the recipient's language. An event says what it
+        // is (`delivered`, `responded`), as a stream names it.
+        PostgresMigration(
+            version: 4, name: "responses, apps' strings tables, event kinds",
+            sql: """
+                CREATE TABLE response (
+                    sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    tenant text COLLATE "C" NOT NULL REFERENCES tenant ON DELETE CASCADE,
+                    recipient text COLLATE "C" NOT NULL,
+                    app_id text COLLATE "C" NOT NULL,
+                    notification_id text COLLATE "C" NOT NULL,
+                    date double precision NOT NULL,
+                    record bytea NOT NULL
+                );
+                CREATE INDEX response_by_recipient ON response (tenant, recipient, sequence);
+                CREATE INDEX response_by_date ON response (tenant, date);
+
+                -- A version from one sequence on every write: a node's parsed tables are current while the
+                -- app's (count, highest version) is unchanged.
+                CREATE SEQUENCE strings_version;
+                CREATE TABLE app_strings (
+                    tenant text COLLATE "C" NOT NULL REFERENCES tenant ON DELETE CASCADE,
+                    app_id text COLLATE "C" NOT NULL,
+                    language text COLLATE "C" NOT NULL,
+                    version bigint NOT NULL DEFAULT nextval('strings_version'),
+                    body bytea NOT NULL,
+                    PRIMARY KEY (tenant, app_id, language)
+                );
+
+                ALTER TABLE event ADD COLUMN kind text NOT NULL DEFAULT 'delivered';
+                """),
     ]
 }

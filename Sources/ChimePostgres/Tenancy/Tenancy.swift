@@ -53,7 +53,7 @@ public struct Recipient: Sendable, Hashable {
 /// A value the directory refuses, with what is wrong with it.
 public struct TenancyError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
-        case invalidTenant, invalidRecipient, invalidTimeZone, invalidLocale, invalidName, noScopes, unknownTenant, tenantExists
+        case invalidTenant, invalidRecipient, invalidApp, invalidTimeZone, invalidLocale, invalidName, noScopes, unknownTenant, tenantExists
     }
 
     public let kind: Kind

@@ -54,6 +54,15 @@ final class ServerModeCluster: @unchecked Sendable {  // used by one test at a t
         return (answer.status, try? JSONSerialization.jsonObject(with: Data(answer.body)), answer.text)
     }
 
+    /// One request with a body of raw bytes (`text/plain`) to node `node`.
+    func callBytes(_ method: String, _ path: String, key: String, body: [UInt8], node: Int = 0) throws -> (status: Int, text: String) {
+        let connection = try RawHTTPConnection(loopbackPort: ports[node])
+        let head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(ports[node])\r\nAuthorization: Bearer \(key)\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n\r\n"
+        connection.send(Array(head.utf8) + body)
+        let answer = try connection.answer(within: 30)
+        return (answer.status, answer.text)
+    }
+
     /// One value from the database.
     func value(_ sql: String) async throws -> Int64 {
         try await database.read { db in try db.query(sql).first?[0].integer ?? -1 }

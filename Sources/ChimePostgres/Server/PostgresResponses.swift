@@ -1,0 +1,91 @@
+public import ChimeCore
+import ChimeStoreCoding
+public import Foundation
+
+/// A recipient's response as kept: its number (newest is highest) and when it came.
+public struct RecordedResponse: Sendable, Hashable {
+    public var sequence: Int64
+    public var recipient: String
+    public var appIdentifier: String
+    public var date: Date
+    public var response: NotificationResponse
+}
+
+/// What a tenant's recipients did with their notifications: each response is kept (until the tenant's
+/// retention ends), takes the notification out of the recipient's delivered list as acting on it does on
+/// iOS, and is an event of the tenant's stream — all in one transaction.
+public struct PostgresResponses: Sendable {
+    public let database: PostgresDatabase
+    public let tenant: String
+
+    public init(database: PostgresDatabase, tenant: String) {
+        self.database = database
+        self.tenant = tenant
+    }
+
+    /// Records the response `respond` makes of the delivered notification, and the event `encodeEvent`
+    /// makes of it; `nil` when the recipient has no such delivered notification (nothing changes then).
+    /// An error `respond` throws is the caller's to report; nothing changes then either.
+    public func record(
+        recipient: String, app: String, notificationIdentifier: String, now: Date,
+        respond: @escaping @Sendable (DeliveredNotification) throws -> NotificationResponse,
+        encodeEvent: @escaping @Sendable (RecordedResponse) throws -> [UInt8]
+    ) async throws -> RecordedResponse? {
+        let tenant = tenant
+        let key: [PostgresValue] = [.text(tenant), .text(recipient), .text(app), .text(notificationIdentifier)]
+        return try await database.transaction { db in
+            let rows = try db.query(
+                "DELETE FROM delivered WHERE tenant = $1 AND recipient = $2 AND app_id = $3 AND notification_id = $4 RETURNING notification", key)
+            guard let row = rows.first else { return nil }
+            let notification = try PostgresNotificationStore.decode(DeliveredNotification.self, row[0])
+            let response = try respond(notification)
+            let record = try StoreRecord.encode(response)
+            guard let sequence = try db.query(
+                "INSERT INTO response (tenant, recipient, app_id, notification_id, date, record) VALUES ($1, $2, $3, $4, $5, $6) RETURNING sequence",
+                key + [.date(now), .bytes(record)]
+            ).first?[0].integer else { throw PostgresError.unexpectedResult("a response's number") }
+            let recorded = RecordedResponse(sequence: sequence, recipient: recipient, appIdentifier: app, date: now, response: response)
+            try db.query(
+                "INSERT INTO event (kind, tenant, recipient, created, body) VALUES ('responded', $1, $2, $3, $4)",
+                [.text(tenant), .text(recipient), .date(now), .bytes(try encodeEvent(recorded))])
+            try db.query("SELECT pg_notify('\(PostgresEventLog.channel)', '')")
+            return recorded
+        }
+    }
+
+    /// A recipient's responses, newest first, of one app or all, after `sequence` (a page's last) and at
+    /// most `limit`.
+    public func page(recipient: String, app: String?, before sequence: Int64?, limit: Int) async throws -> [RecordedResponse] {
+        var conditions = ["tenant = $1", "recipient = $2"]
+        var arguments: [PostgresValue] = [.text(tenant), .text(recipient), .integer(Int64(limit))]
+        if let app {
+            arguments.append(.text(app))
+            conditions.append("app_id = $\(arguments.count)")
+        }
+        if let sequence {
+            arguments.append(.integer(sequence))
+            conditions.append("sequence < $\(arguments.count)")
+        }
+        let sql = "SELECT sequence, app_id, date, record FROM response WHERE \(conditions.joined(separator: " AND ")) ORDER BY sequence DESC LIMIT $3"
+        let bound = arguments
+        let rows = try await database.read { db in try db.query(sql, bound) }
+        return try rows.map { row in
+            guard let sequence = row[0].integer, let app = row[1].text, let date = row[2].date else { throw PostgresError.unexpectedResult("a response row") }
+            return RecordedResponse(
+                sequence: sequence, recipient: recipient, appIdentifier: app, date: date,
+                response: try PostgresNotificationStore.decode(NotificationResponse.self, row[3]))
+        }
+    }
+
+    /// How many responses the recipient has, of one app or all.
+    public func count(recipient: String, app: String?) async throws -> Int {
+        var arguments: [PostgresValue] = [.text(tenant), .text(recipient)]
+        var sql = "SELECT count(*) FROM response WHERE tenant = $1 AND recipient = $2"
+        if let app {
+            arguments.append(.text(app))
+            sql += " AND app_id = $3"
+        }
+        let (statement, bound) = (sql, arguments)
+        return Int(try await database.read { db in try db.query(statement, bound) }.first?[0].integer ?? 0)
+    }
+}
