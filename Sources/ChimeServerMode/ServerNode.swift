@@ -9,9 +9,9 @@ import Synchronization
 /// API and event streams, and takes its turn at singleton work — beside any number of other nodes on the
 /// same database, which is all they share.
 ///
-/// - Firing: `PostgresFireClaimer` claims and records due fires in batches, then the node sleeps until
-///   the next due date, at most `pollInterval`, or until a `NOTIFY` says requests were added (an earlier
-///   one may now be due first).
+/// - Firing: `PostgresFireClaimer` claims and records fires in batches a little ahead of their due
+///   instants, then the node sleeps until the next one comes within reach, at most `pollInterval`, or
+///   until a `NOTIFY` says requests were added (an earlier one may now be due first).
 /// - Streams: `TenantFeed` follows the event log, so a stream resumes on any node.
 /// - Retention: every `sweepInterval`, whichever node gets the advisory lock sweeps.
 public final class ServerNode: Sendable {
@@ -100,7 +100,8 @@ public final class ServerNode: Sendable {
                 if claimed == configuration.claimer.batchSize { continue }
                 let next = try await claimer.nextDue()
                 let bound = Date().addingTimeInterval(Double(configuration.pollInterval.components.seconds))
-                let until = min(next ?? bound, bound)
+                // Claims reach `lead` ahead; waking at half of it leaves the other half for the claim itself.
+                let until = min(next.map { $0.addingTimeInterval(-configuration.claimer.lead / 2) } ?? bound, bound)
                 let wait = until.timeIntervalSinceNow
                 // A due request another node holds: back off a little instead of spinning on it.
                 await wake.wait(upTo: wait > 0 ? .microseconds(Int64(wait * 1_000_000)) : .milliseconds(20))

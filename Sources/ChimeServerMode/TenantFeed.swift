@@ -4,9 +4,9 @@ public import ChimeServer
 import Foundation
 import Synchronization
 
-/// The event streams one node serves: it follows the database's event log (woken by `NOTIFY`, polling
-/// at least every `pollInterval`) and hands each event to the open streams of its tenant (and recipient,
-/// when a stream asked for one). A stream that resumes with `Last-Event-ID` first gets what it missed from
+/// The event streams one node serves: it follows the database's event log (woken by `NOTIFY`, and when the
+/// next recorded fire becomes due, polling at least every `pollInterval`) and hands each event to the open
+/// streams of its tenant (and recipient, when a stream asked for one). A stream that resumes with `Last-Event-ID` first gets what it missed from
 /// the log — whichever node wrote it — then the live events, with no gap and no repeat: the feed hands
 /// a new stream only events past the position its replay reads up to, and holds them until the replay
 /// is written.
@@ -20,7 +20,8 @@ public final class TenantFeed: Sendable {
     }
 
     struct State {
-        var position = EventPosition.start
+        /// The number of the last event handed out.
+        var position: Int64 = 0
         var streams: [Int: Stream] = [:]
         /// The streams of each tenant, so an event is offered only to its own tenant's streams.
         var byTenant: [String: Set<Int>] = [:]
@@ -55,19 +56,24 @@ public final class TenantFeed: Sendable {
     /// Follows the log until cancelled.
     public func run() async {
         do {
-            let head = try await log.head()
+            let head = try await log.head(now: Date())
             state.withLock { $0.position = head }
         } catch {}
         while !Task.isCancelled {
+            var wait = Self.pollInterval
             do {
                 let after = state.withLock { $0.position }
-                let events = try await log.events(after: after, limit: Self.pageSize)
-                if !events.isEmpty { dispatch(events) }
-                if events.count == Self.pageSize { continue }
+                let page = try await log.events(after: after, limit: Self.pageSize, now: Date())
+                if !page.events.isEmpty { dispatch(page.events) }
+                if page.events.count == Self.pageSize { continue }
+                if let next = page.nextReadable {
+                    // A fire recorded ahead of its instant: read again the moment it is due.
+                    wait = min(wait, .microseconds(Int64(max(0, next.timeIntervalSinceNow) * 1_000_000)))
+                }
             } catch {
                 // The database is away: try again after the poll interval.
             }
-            await wake.wait(upTo: Self.pollInterval)
+            await wake.wait(upTo: wait)
         }
     }
 
@@ -87,7 +93,7 @@ public final class TenantFeed: Sendable {
                     }
                 }
             }
-            if let last = events.last { state.position = last.position }
+            if let last = events.last { state.position = last.sequence }
         }
     }
 
@@ -107,13 +113,14 @@ public final class TenantFeed: Sendable {
         }
         do {
             if let lastEventID {
-                if let sequence = Int64(lastEventID), let from = try await log.position(ofSequence: sequence, tenant: tenant) {
-                    var after = from
+                if let sequence = Int64(lastEventID), try await log.has(sequence: sequence, tenant: tenant) {
+                    // Up to where the feed has read, so a reader's clock has made each readable already.
+                    var after = sequence
                     while after < through {
-                        let page = try await log.events(after: after, through: through, tenant: tenant, limit: Self.pageSize)
-                        for event in page where recipient == nil || event.recipient == recipient { body.write(Self.frame(event)) }
-                        guard let last = page.last else { break }
-                        after = last.position
+                        let page = try await log.events(after: after, through: through, tenant: tenant, limit: Self.pageSize, now: .distantFuture)
+                        for event in page.events where recipient == nil || event.recipient == recipient { body.write(Self.frame(event)) }
+                        guard let last = page.events.last else { break }
+                        after = last.sequence
                     }
                 } else {
                     body.write(ServerSentEvent(id: nil, event: "reset", data: "{}").encoded)
@@ -138,7 +145,7 @@ public final class TenantFeed: Sendable {
     }
 
     static func frame(_ event: StoredEvent) -> [UInt8] {
-        ServerSentEvent(id: String(event.position.sequence), event: event.kind, data: String(decoding: event.body, as: UTF8.self)).encoded
+        ServerSentEvent(id: String(event.sequence), event: event.kind, data: String(decoding: event.body, as: UTF8.self)).encoded
     }
 }
 

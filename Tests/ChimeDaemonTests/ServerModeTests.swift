@@ -204,7 +204,7 @@ struct ServerModeTests {
         #expect(try await cluster.value("SELECT count(*) FROM event") == 50, "the repeat added nothing")
 
         // The whole stream from node 0, then a resume on node 1 from its tenth event.
-        let sequences = try await cluster.database.read { db in try db.query("SELECT sequence FROM event ORDER BY transaction, sequence").compactMap { $0[0].integer } }
+        let sequences = try await cluster.database.read { db in try db.query("SELECT sequence FROM event ORDER BY sequence").compactMap { $0[0].integer } }
         let resume = try RawHTTPConnection(loopbackPort: cluster.ports[1])
         resume.request("GET", "/v1/events", token: key, host: "127.0.0.1", extraHeaders: ["Last-Event-ID: \(sequences[9])"])
         let text = String(decoding: resume.read(for: 2), as: UTF8.self)

@@ -1,41 +1,46 @@
-import Foundation
+public import Foundation
 
-/// Where a reader of the event log is: events are read in (writing transaction, sequence) order.
-public struct EventPosition: Sendable, Hashable, Comparable {
-    public var transaction: Int64
-    public var sequence: Int64
-
-    public static let start = EventPosition(transaction: 0, sequence: 0)
-
-    public init(transaction: Int64, sequence: Int64) {
-        self.transaction = transaction
-        self.sequence = sequence
-    }
-
-    public static func < (left: EventPosition, right: EventPosition) -> Bool {
-        (left.transaction, left.sequence) < (right.transaction, right.sequence)
-    }
-}
-
-/// An event as the log keeps it: its position, what it is (`delivered`, `responded`: a stream's event
-/// name), whose it is, and its body (the JSON a stream sends).
+/// An event as the log keeps it: its number, what it is (`delivered`, `responded`: a stream's event name),
+/// whose it is, when it may be read, and its body (the JSON a stream sends).
 public struct StoredEvent: Sendable, Hashable {
-    public var position: EventPosition
+    public var sequence: Int64
     public var kind: String
     public var tenant: String
     public var recipient: String
+    /// When a reader may see it: a fire recorded ahead of its due instant is read from that instant on.
+    public var readable: Date
     public var body: [UInt8]
+
+    public init(sequence: Int64 = 0, kind: String, tenant: String, recipient: String, readable: Date, body: [UInt8]) {
+        self.sequence = sequence
+        self.kind = kind
+        self.tenant = tenant
+        self.recipient = recipient
+        self.readable = readable
+        self.body = body
+    }
 }
 
-/// Server mode's event log: every delivery and response as a numbered event in the database,
-/// so a stream resumes from its last event on any node.
+/// What a reader got: events in order, and when the first one it may not read yet becomes readable (the
+/// reader reads again then).
+public struct EventPage: Sendable {
+    public var events: [StoredEvent]
+    public var nextReadable: Date?
+}
+
+/// Server mode's event log: every delivery and response as a numbered event in the database, so a stream
+/// resumes from its last event on any node.
 ///
-/// Numbers are given when a transaction writes, but transactions commit in another order, so a reader
-/// that went by number alone could pass a number whose transaction commits later and miss its event.
-/// Readers therefore take only events of transactions older than every transaction still running
-/// (`pg_snapshot_xmin`), in (transaction, sequence) order: nothing can appear behind a position once a
-/// reader has passed it. An event becomes readable when every transaction that started before its own
-/// has ended — milliseconds, with the short transactions Chime runs.
+/// Numbers follow commit order, so a reader that has passed a number never sees a lower one appear later:
+/// every writer appends under one transaction-scoped advisory lock, taken just before its events are
+/// inserted and held until its commit, so the next writer's numbers are drawn only after the previous
+/// writer's events are visible. (PostgreSQL releases a transaction's locks after its commit is visible.)
+/// The lock is held for the insert and the commit only — a millisecond or two — and long transactions that
+/// write no events (a batch of 10,000 adds) delay no reader.
+///
+/// A fire may be recorded a little ahead of its due instant; its event carries that instant as `created`,
+/// and readers stop at the first event not yet readable by their clock, so no stream sees a fire early and
+/// none sees the events behind it before it.
 public struct PostgresEventLog: Sendable {
     let database: PostgresDatabase
 
@@ -45,57 +50,71 @@ public struct PostgresEventLog: Sendable {
 
     /// The channel a notification is sent on when events were written.
     public static let channel = "chime_events"
+    /// The advisory lock appends hold from their insert to their commit (`pg_advisory_xact_lock`).
+    static let appendLock: Int64 = 0x6368_696d_6565_7674  // "chimeevt"
 
-    static let settled = "transaction < pg_snapshot_xmin(pg_current_snapshot())"
+    /// Appends events in `db`'s transaction, in the order given, and wakes the readers of every node when
+    /// it commits. Call it last in the transaction: it holds the log's lock until the commit.
+    static func append(_ events: [StoredEvent], in db: PostgresConnection) throws {
+        guard !events.isEmpty else { return }
+        try db.query("SELECT pg_advisory_xact_lock($1)", [.integer(appendLock)])
+        try db.query(
+            """
+            INSERT INTO event (kind, tenant, recipient, created, body)
+            SELECT kind, tenant, recipient, created, body
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::bytea[]) WITH ORDINALITY AS e (kind, tenant, recipient, created, body, position)
+            ORDER BY position
+            """,
+            [
+                .texts(events.map(\.kind)), .texts(events.map(\.tenant)), .texts(events.map(\.recipient)),
+                .array(.double, events.map { .date($0.readable) }), .array(.bytes, events.map { .bytes($0.body) }),
+            ])
+        try db.query("SELECT pg_notify('\(channel)', '')")
+    }
 
-    /// The position after every readable event now: where a live reader starts.
-    public func head() async throws -> EventPosition {
+    /// The number of the last event readable at `now`: where a live reader starts.
+    public func head(now: Date) async throws -> Int64 {
         let rows = try await database.read { db in
             try db.query(
-                "SELECT transaction::text::bigint, sequence FROM event WHERE \(Self.settled) ORDER BY transaction DESC, sequence DESC LIMIT 1")
+                """
+                SELECT coalesce((SELECT min(sequence) - 1 FROM event WHERE created > $1), (SELECT max(sequence) FROM event), 0)
+                """, [.date(now)])
         }
-        guard let row = rows.first else { return .start }
-        return try Self.position(row[0], row[1])
+        guard let head = rows.first?[0].integer else { throw PostgresError.unexpectedResult("the event log's head") }
+        return head
     }
 
-    /// Readable events after `position` and up to `through` (every one when `nil`), of one tenant or of
-    /// all, in order, at most `limit`.
-    public func events(after position: EventPosition, through: EventPosition? = nil, tenant: String? = nil, limit: Int) async throws -> [StoredEvent] {
-        var conditions = ["(transaction, sequence) > ($1::xid8, $2)", Self.settled]
-        var arguments: [PostgresValue] = [.text(String(position.transaction)), .integer(position.sequence), .integer(Int64(limit))]
+    /// Events after `sequence` and up to `through` (every one when `nil`), of one tenant or of all, in
+    /// order, at most `limit`, stopping before the first one not readable at `now`.
+    public func events(after sequence: Int64, through: Int64? = nil, tenant: String? = nil, limit: Int, now: Date) async throws -> EventPage {
+        var conditions = ["sequence > $1"]
+        var arguments: [PostgresValue] = [.integer(sequence), .integer(Int64(limit))]
         if let through {
-            conditions.append("(transaction, sequence) <= ($\(arguments.count + 1)::xid8, $\(arguments.count + 2))")
-            arguments += [.text(String(through.transaction)), .integer(through.sequence)]
+            arguments.append(.integer(through))
+            conditions.append("sequence <= $\(arguments.count)")
         }
         if let tenant {
-            conditions.append("tenant = $\(arguments.count + 1)")
             arguments.append(.text(tenant))
+            conditions.append("tenant = $\(arguments.count)")
         }
-        let sql = """
-            SELECT transaction::text::bigint, sequence, tenant, recipient, body, kind FROM event
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY transaction, sequence LIMIT $3
-            """
+        let sql = "SELECT sequence, kind, tenant, recipient, created, body FROM event WHERE \(conditions.joined(separator: " AND ")) ORDER BY sequence LIMIT $2"
         let bound = arguments
         let rows = try await database.read { db in try db.query(sql, bound) }
-        return try rows.map { row in
-            guard let tenant = row[2].text, let recipient = row[3].text, let body = row[4].bytes, let kind = row[5].text else {
-                throw PostgresError.unexpectedResult("an event row")
-            }
-            return StoredEvent(position: try Self.position(row[0], row[1]), kind: kind, tenant: tenant, recipient: recipient, body: body)
+        var events: [StoredEvent] = []
+        for row in rows {
+            guard let sequence = row[0].integer, let kind = row[1].text, let tenant = row[2].text, let recipient = row[3].text,
+                let readable = row[4].date, let body = row[5].bytes
+            else { throw PostgresError.unexpectedResult("an event row") }
+            if readable > now { return EventPage(events: events, nextReadable: readable) }
+            events.append(StoredEvent(sequence: sequence, kind: kind, tenant: tenant, recipient: recipient, readable: readable, body: body))
         }
+        return EventPage(events: events, nextReadable: nil)
     }
 
-    /// The position of the tenant's event with this number, if the log still has it (a stream's
-    /// `Last-Event-ID`).
-    public func position(ofSequence sequence: Int64, tenant: String) async throws -> EventPosition? {
-        let rows = try await database.read { db in
-            try db.query("SELECT transaction::text::bigint, sequence FROM event WHERE sequence = $1 AND tenant = $2", [.integer(sequence), .text(tenant)])
+    /// Whether the log still has the tenant's event with this number (a stream's `Last-Event-ID`).
+    public func has(sequence: Int64, tenant: String) async throws -> Bool {
+        try await database.read { db in
+            try !db.query("SELECT 1 FROM event WHERE sequence = $1 AND tenant = $2", [.integer(sequence), .text(tenant)]).isEmpty
         }
-        return try rows.first.map { try Self.position($0[0], $0[1]) }
-    }
-
-    static func position(_ transaction: PostgresValue, _ sequence: PostgresValue) throws -> EventPosition {
-        guard let transaction = transaction.integer, let sequence = sequence.integer else { throw PostgresError.unexpectedResult("an event position") }
-        return EventPosition(transaction: transaction, sequence: sequence)
     }
 }

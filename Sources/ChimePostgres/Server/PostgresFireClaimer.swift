@@ -38,10 +38,16 @@ public struct ResolvedText: Sendable, Hashable {
 /// One transaction claims up to `batchSize` due requests with `FOR UPDATE SKIP LOCKED` — rows another node
 /// is recording are passed over, never waited for — works out each fire by the engine's `FireRules` in
 /// the recipient's zone, and writes the fire records (`PostgresFireWriter`) and one event per delivery
-/// (its texts resolved in the recipient's language) before it commits. The row locks are the claim's lease: they last as long as the transaction, which
-/// PostgreSQL ends when the node's connection drops (`kill -9`, a crash) or when it sits idle longer than
-/// `lease` (a node that hangs mid-claim); the rows are then claimable again, and since nothing was
-/// committed nothing is recorded twice. A fire is shown (its event readable) only once recorded.
+/// (its texts resolved in the recipient's language) before it commits. The row locks are the claim's
+/// lease: they last as long as the transaction, which PostgreSQL ends when the node's connection drops
+/// (`kill -9`, a crash) or when it sits idle longer than `lease` (a node that hangs mid-claim); the rows
+/// are then claimable again, and since nothing was committed nothing is recorded twice.
+///
+/// A claim takes what is due up to `lead` ahead, recorded as of each fire's due instant: its event is
+/// readable from that instant (`PostgresEventLog`), so a stream sees it on time even though the claim's
+/// transaction (tens of milliseconds for a full batch) ran before. Nothing depends on the node after the
+/// commit: a node that dies then has already made the fire, and every node's readers show it when due.
+/// The price is the lead itself: a request removed less than `lead` before it is due may still fire.
 public final class PostgresFireClaimer: Sendable {
     public struct Configuration: Sendable {
         /// Requests claimed in one transaction.
@@ -50,6 +56,8 @@ public final class PostgresFireClaimer: Sendable {
         public var misfireTolerance: TimeInterval = 60
         /// How long a claim may sit without progress before PostgreSQL ends it and frees its rows.
         public var lease: Duration = .seconds(10)
+        /// How far ahead of their due instant fires are claimed and recorded.
+        public var lead: TimeInterval = 0.1
         public init() {}
     }
 
@@ -64,8 +72,9 @@ public final class PostgresFireClaimer: Sendable {
         self.encodeEvent = encodeEvent
     }
 
-    /// Claims and records what is due by `now`; returns how many requests it claimed (a full batch means
-    /// more may be due) and the fires it recorded.
+    /// Claims and records what is due by `now` plus the lead, each as of its due instant (or `now`, when
+    /// late); returns how many requests it claimed (a full batch means more may be due) and the fires it
+    /// recorded.
     public func fireDue(now: Date) async throws -> (claimed: Int, recorded: [RecordedFire]) {
         let configuration = configuration
         let encodeEvent = encodeEvent
@@ -81,10 +90,11 @@ public final class PostgresFireClaimer: Sendable {
                 ORDER BY p.next_fire LIMIT $2
                 FOR UPDATE OF p SKIP LOCKED
                 """,
-                [.date(now), .integer(Int64(configuration.batchSize))])
+                [.date(now.addingTimeInterval(configuration.lead)), .integer(Int64(configuration.batchSize))])
             guard !rows.isEmpty else { return (0, []) }
 
             var fires: [PostgresFireWriter.Fire] = []
+            var dates: [Date] = []
             var current: [PostgresFireWriter.Key: Date] = [:]
             var recipients: [String: (zone: TimeZone, quiet: QuietHours, locale: String)] = [:]
             for row in rows {
@@ -96,10 +106,12 @@ public final class PostgresFireClaimer: Sendable {
                 let profile = recipients[tenant + "\u{0}" + recipient] ?? Self.profile(zone: row[6].text, quietHours: row[7].text, locale: row[8].text)
                 recipients[tenant + "\u{0}" + recipient] = profile
                 let rules = FireRules(misfireTolerance: configuration.misfireTolerance, timeZone: profile.zone)
-                let record = try rules.fireRecord(for: pending, firedDate: fired, now: now)
+                let date = max(fired, now)
+                let record = try rules.fireRecord(for: pending, firedDate: fired, now: date)
                 let fire = try PostgresFireWriter.Fire(tenant: tenant, recipient: recipient, record: record)
                 current[fire.key] = fired
                 fires.append(fire)
+                dates.append(date)
             }
             let applied = try PostgresFireWriter.apply(fires, current: current, in: db)
 
@@ -116,18 +128,14 @@ public final class PostgresFireClaimer: Sendable {
                 recorded.append(
                     RecordedFire(
                         tenant: fire.key.tenant, recipient: fire.key.recipient, appIdentifier: fire.key.request.appIdentifier,
-                        notification: notification, alerting: Self.alerting(notification, quiet: profile.quiet, zone: profile.zone, now: now),
+                        notification: notification, alerting: Self.alerting(notification, quiet: profile.quiet, zone: profile.zone, now: dates[index]),
                         text: ResolvedText(notification.request.content, localizer: localizer, locale: profile.locale)))
             }
-            if !recorded.isEmpty {
-                try db.query(
-                    "INSERT INTO event (tenant, recipient, created, body) SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::bytea[])",
-                    [
-                        .texts(recorded.map(\.tenant)), .texts(recorded.map(\.recipient)), .array(.double, recorded.map { _ in .date(now) }),
-                        .array(.bytes, try recorded.map { .bytes(try encodeEvent($0)) }),
-                    ])
-                try db.query("SELECT pg_notify('\(PostgresEventLog.channel)', '')")
-            }
+            // In due order (claimed so), which is the order a reader's clock makes them readable in.
+            try PostgresEventLog.append(
+                try recorded.map { fire in
+                    StoredEvent(kind: "delivered", tenant: fire.tenant, recipient: fire.recipient, readable: fire.notification.date, body: try encodeEvent(fire))
+                }, in: db)
             return (rows.count, recorded)
         }
     }

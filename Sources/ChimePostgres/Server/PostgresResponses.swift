@@ -45,10 +45,8 @@ public struct PostgresResponses: Sendable {
                 key + [.date(now), .bytes(record)]
             ).first?[0].integer else { throw PostgresError.unexpectedResult("a response's number") }
             let recorded = RecordedResponse(sequence: sequence, recipient: recipient, appIdentifier: app, date: now, response: response)
-            try db.query(
-                "INSERT INTO event (kind, tenant, recipient, created, body) VALUES ('responded', $1, $2, $3, $4)",
-                [.text(tenant), .text(recipient), .date(now), .bytes(try encodeEvent(recorded))])
-            try db.query("SELECT pg_notify('\(PostgresEventLog.channel)', '')")
+            try PostgresEventLog.append(
+                [StoredEvent(kind: "responded", tenant: tenant, recipient: recipient, readable: now, body: try encodeEvent(recorded))], in: db)
             return recorded
         }
     }

@@ -104,17 +104,16 @@ enum PostgresNotificationSchema {
         PostgresMigration(
             version: 3, name: "events, idempotency keys, quiet hours, retention",
             sql: """
+                -- Numbered in commit order: writers append under one advisory lock (PostgresEventLog).
                 CREATE TABLE event (
                     sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-                    -- The writing transaction: a reader takes only events of transactions older than every
-                    -- one still running, in (transaction, sequence) order, so none appears behind it later.
-                    transaction xid8 NOT NULL DEFAULT pg_current_xact_id(),
                     tenant text COLLATE "C" NOT NULL,
                     recipient text COLLATE "C" NOT NULL,
+                    -- When it happened, and so when a reader may see it (a fire recorded ahead of its due
+                    -- instant carries that instant).
                     created double precision NOT NULL,
                     body bytea NOT NULL
                 );
-                CREATE INDEX event_by_transaction ON event (transaction, sequence);
                 CREATE INDEX event_by_created ON event (created);
 
                 CREATE TABLE idempotency (
