@@ -64,6 +64,16 @@ public final class TenantAPIHandler: HTTPHandler {
             return HTTPResponse.apiError(error)
         } catch let error as TenancyError {
             return HTTPResponse.apiError(APIError(.invalidParameters, error.description))
+        } catch let error as PostgresError where error.isRetryable || error.kind == .outcomeUnknown {
+            // The database is away (restarting, unreachable): the client may try again, and with an
+            // Idempotency-Key a write whose outcome is unknown is safe to repeat.
+            log.warning("server API: \(request.head.method) \(request.head.path): \(error)")
+            let message = error.kind == .outcomeUnknown
+                ? "the database went away while this was being written: it may or may not have been; repeat it with the same Idempotency-Key"
+                : "the database is unreachable; nothing was changed; try again"
+            var answer = HTTPResponse.apiError(APIError(.unavailable, message))
+            answer.headers.append(("Retry-After", "1"))
+            return answer
         } catch {
             log.warning("server API: \(request.head.method) \(request.head.path): \(error)")
             return HTTPResponse.apiError(APIError(.internalError, "the request failed inside chimed; nothing was changed"))
