@@ -120,17 +120,14 @@ public struct TenantService: Sendable {
             throw APIError(.notFound, field: "recipient", "no such recipient")
         }
         return RecipientProfileBody(
-            timeZone: profile.recipient.timeZone.identifier, locale: profile.recipient.locale, quietHours: Self.body(of: profile.quietHours))
+            timeZone: profile.recipient.timeZoneName, locale: profile.recipient.locale, quietHours: Self.body(of: profile.quietHours))
     }
 
     /// Makes or changes a recipient; their floating calendar triggers move to the new zone.
     public func saveRecipient(_ identifier: String, _ body: RecipientProfileBody, key: AuthenticatedKey, now: Date) async throws {
         try require(.publish, key)
-        guard let zone = TimeZone(identifier: body.timeZone) else {
-            throw APIError(.invalidParameters, field: "timeZone", "not a time zone this system knows (an IANA name such as Asia/Seoul)")
-        }
         let quiet = try body.quietHours.map(Self.quietHours) ?? .none
-        let profile = RecipientProfile(recipient: Recipient(identifier: identifier, timeZone: zone, locale: body.locale), quietHours: quiet)
+        let profile = RecipientProfile(recipient: Recipient(identifier: identifier, timeZoneName: body.timeZone, locale: body.locale), quietHours: quiet)
         do {
             try await PostgresTenantData(database: database, tenant: key.tenant).saveProfile(profile, now: now)
         } catch let error as TenancyError {

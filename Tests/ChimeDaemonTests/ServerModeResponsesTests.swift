@@ -3,9 +3,10 @@ import ChimeTestSupport
 import Foundation
 import Testing
 
-/// Server mode's recipients, past the delivery: their language (deferred localization resolved against
-/// the tenant's strings tables when a notification fires) and what they did with it (responses).
-@Suite("Server mode: languages and responses", .serialized)
+/// Server mode's recipients: their zone and language as given, their language at delivery (deferred
+/// localization resolved against the tenant's strings tables when a notification fires), and what they
+/// did with it (responses).
+@Suite("Server mode: recipients' languages and responses", .serialized)
 struct ServerModeResponsesTests {
     /// The events the node wrote, by recipient, as JSON objects.
     static func events(_ cluster: ServerModeCluster, kind: String) async throws -> [String: [String: Any]] {
@@ -17,6 +18,30 @@ struct ServerModeResponsesTests {
             events[recipient] = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
         }
         return events
+    }
+
+    /// A recipient's zone is a tz database name, kept as given (`UTC` stays `UTC`); a language is a
+    /// language tag. Anything else is refused with the field named, and the profile stays as it was.
+    @Test func recipientsZonesAndLanguagesAreCheckedAndKeptAsGiven() async throws {
+        let cluster = try await ServerModeCluster.start(nodes: 1)
+        let key = try await cluster.tenant("profiles")
+        for zone in ["UTC", "Etc/UTC", "GMT", "Asia/Seoul", "America/Argentina/Buenos_Aires"] {
+            #expect(try cluster.call("PUT", "/v1/recipients/ann", key: key, body: #"{"timeZone":"\#(zone)","locale":"en-GB"}"#).status == 200, "\(zone)")
+            let read = try cluster.call("GET", "/v1/recipients/ann", key: key).json as? [String: Any]
+            #expect(read?["timeZone"] as? String == zone)
+        }
+        for (zone, locale, field) in [
+            ("asia/seoul", "en", "timeZone"), ("GMT+9", "en", "timeZone"), ("Asia/Nowhere", "en", "timeZone"), ("../etc/passwd", "en", "timeZone"),
+            ("", "en", "timeZone"), ("Asia/Seoul", "english", "locale"), ("Asia/Seoul", "", "locale"), ("Asia/Seoul", "ko_KR", "locale"),
+        ] {
+            let answer = try cluster.call("PUT", "/v1/recipients/ann", key: key, body: #"{"timeZone":"\#(zone)","locale":"\#(locale)"}"#)
+            #expect(answer.status == 400, "\(zone) \(locale): \(answer.text)")
+            #expect(((answer.json as? [String: Any])?["error"] as? [String: Any])?["field"] as? String == field, "\(zone) \(locale): \(answer.text)")
+        }
+        let kept = try cluster.call("GET", "/v1/recipients/ann", key: key).json as? [String: Any]
+        #expect(kept?["timeZone"] as? String == "America/Argentina/Buenos_Aires")
+        #expect(kept?["locale"] as? String == "en-GB")
+        await cluster.stop()
     }
 
     /// One request's deferred localization reads as each recipient's language wants: Korean for a

@@ -104,9 +104,9 @@ public struct PostgresTenantData: Sendable {
         }
         var profiles: [String: RecipientProfile] = [:]
         for row in rows {
-            guard let identifier = row[0].text, let locale = row[2].text else { throw PostgresError.unexpectedResult("a recipient row") }
-            let (zone, quiet, _) = PostgresFireClaimer.profile(zone: row[1].text, quietHours: row[3].text, locale: locale)
-            profiles[identifier] = RecipientProfile(recipient: Recipient(identifier: identifier, timeZone: zone, locale: locale), quietHours: quiet)
+            guard let identifier = row[0].text, let zoneName = row[1].text, let locale = row[2].text else { throw PostgresError.unexpectedResult("a recipient row") }
+            let (_, quiet, _) = PostgresFireClaimer.profile(zone: zoneName, quietHours: row[3].text, locale: locale)
+            profiles[identifier] = RecipientProfile(recipient: Recipient(identifier: identifier, timeZoneName: zoneName, locale: locale), quietHours: quiet)
         }
         return profiles
     }
@@ -120,12 +120,12 @@ public struct PostgresTenantData: Sendable {
         let recipient = profile.recipient
         try TenantDirectory.checkRecipient(recipient.identifier)
         try TenantDirectory.checkLocale(recipient.locale)
-        try TenantDirectory.checkTimeZone(recipient.timeZone)
+        try TenantDirectory.checkTimeZone(recipient.timeZoneName)
         let rules = FireRules(timeZone: recipient.timeZone)
         let quiet = String(decoding: try JSONEncoder().encode(profile.quietHours), as: UTF8.self)
         let tenant = tenant
         let scope: [PostgresValue] = [.text(tenant), .text(recipient.identifier)]
-        let arguments: [PostgresValue] = scope + [.text(recipient.timeZone.identifier), .text(recipient.locale), .text(quiet)]
+        let arguments: [PostgresValue] = scope + [.text(recipient.timeZoneName), .text(recipient.locale), .text(quiet)]
         try await database.transaction { db in
             guard try !db.query("SELECT 1 FROM tenant WHERE tenant = $1 FOR SHARE", [.text(tenant)]).isEmpty else {
                 throw TenancyError(.unknownTenant, "no tenant named \(tenant)")

@@ -39,14 +39,22 @@ public struct AuthenticatedKey: Sendable, Hashable {
 /// notifications are localized into.
 public struct Recipient: Sendable, Hashable {
     public var identifier: String
-    public var timeZone: TimeZone
+    /// The zone's name as the tenant gave it (`Asia/Seoul`, `UTC`), kept as given: Foundation reads `UTC`
+    /// back as `GMT`.
+    public var timeZoneName: String
     /// A BCP 47 language tag (`ko-KR`, `en`).
     public var locale: String
 
-    public init(identifier: String, timeZone: TimeZone, locale: String) {
+    public var timeZone: TimeZone { TimeZone(identifier: timeZoneName) ?? TimeZone(identifier: "UTC")! }
+
+    public init(identifier: String, timeZoneName: String, locale: String) {
         self.identifier = identifier
-        self.timeZone = timeZone
+        self.timeZoneName = timeZoneName
         self.locale = locale
+    }
+
+    public init(identifier: String, timeZone: TimeZone, locale: String) {
+        self.init(identifier: identifier, timeZoneName: timeZone.identifier, locale: locale)
     }
 }
 

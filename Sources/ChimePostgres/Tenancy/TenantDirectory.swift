@@ -135,9 +135,11 @@ public struct TenantDirectory: Sendable {
 
     /// A BCP 47 tag in its common shape: a 2–3 letter language, then subtags of 2–8 letters or digits.
     /// A zone of the tz database (not a fixed offset), so the recipient's clock follows its rules.
-    public static func checkTimeZone(_ zone: TimeZone) throws {
-        guard TimeZone.knownTimeZoneIdentifiers.contains(zone.identifier) || zone.identifier == "UTC" else {
-            throw TenancyError(.invalidTimeZone, "\(zone.identifier) is not a time zone of the tz database")
+    /// A zone of the tz database by its name (`Asia/Seoul`, `Etc/UTC`, `UTC`), exactly as the system
+    /// names it: not a name Foundation would only make up an offset for, nor one in another case.
+    public static func checkTimeZone(_ name: String) throws {
+        guard name == "UTC" || TimeZone(identifier: name)?.identifier == name else {
+            throw TenancyError(.invalidTimeZone, "\(name) is not a time zone of the tz database (an IANA name such as Asia/Seoul)")
         }
     }
 
