@@ -62,9 +62,10 @@ public final class TenantFeed: Sendable {
         while !Task.isCancelled {
             var wait = Self.pollInterval
             do {
-                let after = state.withLock { $0.position }
-                let page = try await log.events(after: after, limit: Self.pageSize, now: Date())
-                if !page.events.isEmpty { dispatch(page.events) }
+                let (after, followed) = state.withLock { ($0.position, Set($0.byTenant.keys)) }
+                let page = try await log.events(after: after, limit: Self.pageSize, now: Date(), bodiesOf: followed)
+                // A tenant's first stream opened while the page was read without its bodies: read again.
+                if !page.events.isEmpty, !dispatch(page.events, readWithBodiesOf: followed) { continue }
                 if page.events.count == Self.pageSize { continue }
                 if let next = page.nextReadable {
                     // A fire recorded ahead of its instant: read again the moment it is due.
@@ -80,11 +81,15 @@ public final class TenantFeed: Sendable {
     /// Something was written: read now rather than at the next poll.
     public func nudge() { wake.signal() }
 
-    private func dispatch(_ events: [StoredEvent]) {
+    /// Hands the events to their streams and moves past them; `false`, with nothing done, when a tenant
+    /// now followed was not when the events were read (their bodies were left out).
+    private func dispatch(_ events: [StoredEvent], readWithBodiesOf followed: Set<String>) -> Bool {
         state.withLock { state in
+            guard state.byTenant.keys.allSatisfy(followed.contains) else { return false }
             for event in events {
+                guard let ids = state.byTenant[event.tenant] else { continue }
                 let frame = Self.frame(event)
-                for id in state.byTenant[event.tenant] ?? [] {
+                for id in ids {
                     guard let stream = state.streams[id], stream.recipient == nil || stream.recipient == event.recipient else { continue }
                     if stream.held != nil {
                         state.streams[id]?.held?.append(frame)
@@ -94,6 +99,7 @@ public final class TenantFeed: Sendable {
                 }
             }
             if let last = events.last { state.position = last.sequence }
+            return true
         }
     }
 

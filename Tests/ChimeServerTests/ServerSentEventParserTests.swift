@@ -58,4 +58,14 @@ struct ServerSentEventParserTests {
         #expect(try parser.append(event.encoded) == [event])
         #expect(try parser.append(ServerSentEvent.heartbeat).isEmpty)
     }
+
+    /// Data with CR or CRLF line ends cannot end the event early or smuggle a field in: each line is a
+    /// `data:` line, read back joined by LF.
+    @Test func everyKindOfLineEndInDataStaysData() throws {
+        let event = ServerSentEvent(id: "7", event: "delivered", data: "one\r\nid: 99\rthree\n\nevent: reset")
+        #expect(String(decoding: event.encoded, as: UTF8.self) == "id: 7\nevent: delivered\ndata: one\ndata: id: 99\ndata: three\ndata: \ndata: event: reset\n\n")
+        var parser = ServerSentEventParser()
+        #expect(try parser.append(event.encoded) == [ServerSentEvent(id: "7", event: "delivered", data: "one\nid: 99\nthree\n\nevent: reset")])
+        #expect(parser.lastEventID == "7")
+    }
 }

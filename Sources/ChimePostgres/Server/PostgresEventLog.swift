@@ -85,10 +85,17 @@ public struct PostgresEventLog: Sendable {
     }
 
     /// Events after `sequence` and up to `through` (every one when `nil`), of one tenant or of all, in
-    /// order, at most `limit`, stopping before the first one not readable at `now`.
-    public func events(after sequence: Int64, through: Int64? = nil, tenant: String? = nil, limit: Int, now: Date) async throws -> EventPage {
+    /// order, at most `limit`, stopping before the first one not readable at `now`. With `bodiesOf`, only
+    /// those tenants' events carry their bodies (the others' are empty): a reader that only needs to pass
+    /// events nobody follows does not fetch them.
+    public func events(after sequence: Int64, through: Int64? = nil, tenant: String? = nil, limit: Int, now: Date, bodiesOf: Set<String>? = nil) async throws -> EventPage {
         var conditions = ["sequence > $1"]
         var arguments: [PostgresValue] = [.integer(sequence), .integer(Int64(limit))]
+        var body = "body"
+        if let bodiesOf {
+            arguments.append(.texts(Array(bodiesOf)))
+            body = "CASE WHEN tenant = ANY($\(arguments.count)) THEN body ELSE ''::bytea END"
+        }
         if let through {
             arguments.append(.integer(through))
             conditions.append("sequence <= $\(arguments.count)")
@@ -97,7 +104,7 @@ public struct PostgresEventLog: Sendable {
             arguments.append(.text(tenant))
             conditions.append("tenant = $\(arguments.count)")
         }
-        let sql = "SELECT sequence, kind, tenant, recipient, created, body FROM event WHERE \(conditions.joined(separator: " AND ")) ORDER BY sequence LIMIT $2"
+        let sql = "SELECT sequence, kind, tenant, recipient, created, \(body) FROM event WHERE \(conditions.joined(separator: " AND ")) ORDER BY sequence LIMIT $2"
         let bound = arguments
         let rows = try await database.read { db in try db.query(sql, bound) }
         var events: [StoredEvent] = []
