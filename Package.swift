@@ -68,8 +68,9 @@ let package = Package(
         .target(name: "UserNotifications", dependencies: ["ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeSQLite", "ChimeCore"]),
 
         // chimed's API as a contract, apart from any transport: routes, request and answer bodies, events,
-        // errors, the OpenAPI document, and where the daemon's files are (XDG). Shared by server and clients.
-        .target(name: "ChimeAPI", dependencies: ["ChimeCore"], resources: [.embedInCode("openapi.json")]),
+        // errors, the OpenAPI documents (the daemon's, server mode's), and where the daemon's files are (XDG).
+        // Shared by server and clients.
+        .target(name: "ChimeAPI", dependencies: ["ChimeCore"], resources: [.embedInCode("openapi.json"), .embedInCode("openapi-server.json")]),
 
         // The system libmicrohttpd (libmicrohttpd-dev) and libcurl (libcurl4-openssl-dev): module maps and
         // headers with wrappers for what Swift cannot call, nothing else.
@@ -141,8 +142,8 @@ let package = Package(
         .testTarget(
             name: "ChimeDaemonTests",
             dependencies: [
-                "ChimeCLI", "ChimeClient", "ChimeAPI", "ChimeServer", "ChimeDaemon", "ChimeCore", "ChimeDesktop", "ChimeEngine", "ChimeSQLite", "ChimePostgres",
-                "ChimeTesting", "ChimeTestSupport",
+                "ChimeCLI", "ChimeClient", "ChimeAPI", "ChimeServer", "ChimeServerMode", "ChimeDaemon", "ChimeCore", "ChimeDesktop", "ChimeEngine",
+                "ChimeSQLite", "ChimePostgres", "ChimeTesting", "ChimeTestSupport",
             ]),
         // Client mode: UNUserNotificationCenter on a real chimed (it must be built), compared with the
         // embedded engine. Swift 6 mode; the seeds' Swift 5 code stays in UserNotificationsTests.
