@@ -23,7 +23,10 @@ import Foundation
 /// GET    /v1/events?recipient=                          the tenant's deliveries and responses (SSE)
 /// GET    /v1/keys   POST /v1/keys   DELETE /v1/keys/{id}
 /// GET    /v1/status
+/// GET    /v1/openapi.json                               this API as OpenAPI 3.1 (no key needed)
 /// ```
+///
+/// `routes` lists them; `OpenAPIDocument.serverModeBytes` describes them.
 public final class TenantAPIHandler: HTTPHandler {
     let service: TenantService
     let feed: TenantFeed
@@ -38,6 +41,8 @@ public final class TenantAPIHandler: HTTPHandler {
     }
 
     public func screen(_ head: HTTPRequestHead) -> HTTPScreening {
+        // The document is public, as tools that read it expect; it holds no tenant's data.
+        if Self.isDocument(head) { return .admit(context: nil) }
         guard Self.bearer(head) != nil else {
             return .refuse(HTTPResponse.apiError(APIError(.unauthenticated, "send a tenant's API key as Authorization: Bearer chime_…")))
         }
@@ -52,7 +57,10 @@ public final class TenantAPIHandler: HTTPHandler {
         HTTPResponse.apiError(APIError(.unavailable, "chimed is stopping"))
     }
 
-    public func answerAtOnce(_ request: HTTPRequest) -> HTTPResponse? { nil }
+    public func answerAtOnce(_ request: HTTPRequest) -> HTTPResponse? {
+        guard Self.isDocument(request.head) else { return nil }
+        return HTTPResponse(status: 200, headers: HTTPResponse.jsonHeaders, body: .bytes(OpenAPIDocument.serverModeBytes))
+    }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
         do {
@@ -145,8 +153,26 @@ public final class TenantAPIHandler: HTTPHandler {
 
     // MARK: Helpers
 
+    /// Every route as `METHOD /path`, `*` standing for one segment: what `route` and `answerAtOnce` answer
+    /// (debug builds check each pattern `route` matches against it), and what a test holds the OpenAPI
+    /// document to.
+    public static let routes: [String] = [
+        "GET /v1/status", "GET /v1/openapi.json", "POST /v1/notifications",
+        "GET /v1/recipients/*", "PUT /v1/recipients/*", "GET /v1/recipients/*/pending", "GET /v1/recipients/*/delivered",
+        "DELETE /v1/recipients/*/apps/*/pending", "POST /v1/recipients/*/apps/*/delivered/*/response", "GET /v1/recipients/*/responses",
+        "GET /v1/apps/*/strings", "GET /v1/apps/*/strings/*", "PUT /v1/apps/*/strings/*", "DELETE /v1/apps/*/strings/*",
+        "GET /v1/events", "GET /v1/keys", "POST /v1/keys", "DELETE /v1/keys/*",
+    ]
+
+    /// `GET /v1/openapi.json`.
+    static func isDocument(_ head: HTTPRequestHead) -> Bool {
+        guard let segments = try? segments(head.path) else { return false }
+        return match(head.method, segments, "GET", ["v1", "openapi.json"]) != nil
+    }
+
     /// The values of the pattern's `*` segments when the request has this method and path.
     static func match(_ method: String, _ segments: [String], _ wanted: String, _ pattern: [String]) -> [String]? {
+        assert(routes.contains("\(wanted) /\(pattern.joined(separator: "/"))"), "\(wanted) /\(pattern.joined(separator: "/")) is not in TenantAPIHandler.routes")
         guard method == wanted, segments.count == pattern.count else { return nil }
         var values: [String] = []
         for (segment, expected) in zip(segments, pattern) {
