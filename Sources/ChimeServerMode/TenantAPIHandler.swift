@@ -72,6 +72,10 @@ public final class TenantAPIHandler: HTTPHandler {
             return HTTPResponse.apiError(error)
         } catch let error as TenancyError {
             return HTTPResponse.apiError(APIError(.invalidParameters, error.description))
+        } catch let error as PostgresError where error.sqlState == "22021" {
+            // PostgreSQL's text cannot hold U+0000, and a Swift string is valid UTF-8 otherwise: a path
+            // segment, query value or body field had one. Nothing was changed.
+            return HTTPResponse.apiError(APIError(.invalidParameters, "text in this request holds a NUL character (U+0000), which chimed does not keep"))
         } catch let error as PostgresError where error.isRetryable || error.kind == .outcomeUnknown {
             // The database is away (restarting, unreachable): the client may try again, and with an
             // Idempotency-Key a write whose outcome is unknown is safe to repeat.
