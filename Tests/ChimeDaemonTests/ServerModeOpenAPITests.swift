@@ -119,4 +119,23 @@ struct ServerModeOpenAPITests {
         #expect(try connection.answer().status == 401)
         await cluster.stop()
     }
+
+    /// Found by fuzzing against the document: PostgreSQL's text cannot hold U+0000, so a request with one
+    /// in a path segment, a query value or a body field is the client's mistake (400), not the node's (500).
+    @Test func textWithANulCharacterIsRefusedAsInvalid() async throws {
+        let cluster = try await ServerModeCluster.start(nodes: 1)
+        let key = try await cluster.tenant("nul")
+        #expect(try cluster.call("PUT", "/v1/recipients/minji", key: key, body: #"{"timeZone":"Asia/Seoul","locale":"ko-KR"}"#).status == 200)
+        let batch = #"{"notifications":[{"recipient":"minji","app":"com.example\u0000alarm","request":{"identifier":"wake"}}]}"#
+        for (method, path, body) in [
+            ("GET", "/v1/recipients/min%00ji", nil), ("GET", "/v1/recipients/minji/pending?app=a%00", nil), ("DELETE", "/v1/keys/k%00", nil),
+            ("POST", "/v1/notifications", batch),
+        ] {
+            let answer = try cluster.call(method, path, key: key, body: body)
+            let error = (answer.json as? [String: Any])?["error"] as? [String: Any]
+            #expect(answer.status == 400 && error?["name"] as? String == "invalidParameters", "\(method) \(path): \(answer.status) \(answer.text)")
+        }
+        #expect(try await cluster.value("SELECT count(*) FROM pending") == 0)
+        await cluster.stop()
+    }
 }
