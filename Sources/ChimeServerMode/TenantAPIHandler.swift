@@ -44,7 +44,7 @@ public final class TenantAPIHandler: HTTPHandler {
         // The document is public, as tools that read it expect; it holds no tenant's data.
         if Self.isDocument(head) { return .admit(context: nil) }
         guard Self.bearer(head) != nil else {
-            return .refuse(HTTPResponse.apiError(APIError(.unauthenticated, "send a tenant's API key as Authorization: Bearer chime_…")))
+            return .refuse(Self.answer(APIError(.unauthenticated, "send a tenant's API key as Authorization: Bearer chime_…")))
         }
         return .admit(context: nil)
     }
@@ -69,7 +69,7 @@ public final class TenantAPIHandler: HTTPHandler {
             }
             return try await route(request, key: key)
         } catch let error as APIError {
-            return HTTPResponse.apiError(error)
+            return Self.answer(error)
         } catch let error as TenancyError {
             return HTTPResponse.apiError(APIError(.invalidParameters, error.description))
         } catch let error as PostgresError where error.sqlState == "22021" {
@@ -151,7 +151,13 @@ public final class TenantAPIHandler: HTTPHandler {
             try await service.revokeKey(id, key: key)
             return HTTPResponse(status: 204)
         } else {
-            throw APIError(.unknownRoute, "no route \(head.method) \(head.path)")
+            let allowed = Self.methods(allowedFor: segments)
+            guard allowed.isEmpty else {
+                var answer = HTTPResponse.apiError(APIError(.methodNotAllowed, "this route does not take \(head.method)"))
+                answer.headers.append(("Allow", allowed.joined(separator: ", ")))
+                return answer
+            }
+            throw APIError(.unknownRoute, "no route \(head.method) \(head.path); GET /v1/openapi.json lists them")
         }
     }
 
@@ -167,6 +173,23 @@ public final class TenantAPIHandler: HTTPHandler {
         "GET /v1/apps/*/strings", "GET /v1/apps/*/strings/*", "PUT /v1/apps/*/strings/*", "DELETE /v1/apps/*/strings/*",
         "GET /v1/events", "GET /v1/keys", "POST /v1/keys", "DELETE /v1/keys/*",
     ]
+
+    /// The methods `routes` has for this path, for a 405's `Allow`.
+    static func methods(allowedFor segments: [String]) -> [String] {
+        routes.compactMap { route in
+            let parts = route.split(separator: " ")
+            let pattern = parts[1].split(separator: "/").map(String.init)
+            guard pattern.count == segments.count, zip(pattern, segments).allSatisfy({ $0 == "*" || $0 == $1 }) else { return nil }
+            return String(parts[0])
+        }
+    }
+
+    /// An error as an answer; a 401 says how to authenticate.
+    static func answer(_ error: APIError) -> HTTPResponse {
+        var answer = HTTPResponse.apiError(error)
+        if error.apiCode == .unauthenticated { answer.headers.append(("WWW-Authenticate", #"Bearer realm="chime""#)) }
+        return answer
+    }
 
     /// `GET /v1/openapi.json`.
     static func isDocument(_ head: HTTPRequestHead) -> Bool {

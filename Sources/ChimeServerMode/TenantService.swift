@@ -43,6 +43,11 @@ public struct TenantService: Sendable {
             guard !item.app.isEmpty, item.app.utf8.count <= 255 else {
                 throw APIError(.invalidParameters, field: "notifications.\(index).app", "an app identifier is 1 to 255 bytes")
             }
+            do {
+                try item.request.validateForScheduling(at: now)
+            } catch {
+                throw APIError(ChimeError(error.code, field: "notifications.\(index).request.\(error.field ?? "trigger")", error.message))
+            }
             guard item.request.content.attachments.isEmpty else {
                 throw APIError(.invalidParameters, field: "notifications.\(index).request.content.attachments", "server mode takes no attachments")
             }

@@ -120,6 +120,33 @@ struct ServerModeOpenAPITests {
         await cluster.stop()
     }
 
+    /// The conventions the document states: a 401 says how to authenticate, a known path with another
+    /// method is 405 with the methods it takes, an unknown one is 404, and a request that can never be
+    /// scheduled (a push trigger) is refused as the per-user daemon refuses it.
+    @Test func answersFollowTheDocumentsConventions() async throws {
+        let cluster = try await ServerModeCluster.start(nodes: 1)
+        let key = try await cluster.tenant("conventions")
+        let connection = try RawHTTPConnection(loopbackPort: cluster.ports[0])
+        connection.request("GET", "/v1/status", token: "chime_not_a_key", host: "127.0.0.1:\(cluster.ports[0])")
+        let refused = try connection.answer()
+        #expect(refused.status == 401 && refused.headers["www-authenticate"] == #"Bearer realm="chime""#)
+
+        let wrong = try RawHTTPConnection(loopbackPort: cluster.ports[0])
+        wrong.request("PATCH", "/v1/apps/tea/strings/ko", token: key, host: "127.0.0.1:\(cluster.ports[0])")
+        let notAllowed = try wrong.answer()
+        #expect(notAllowed.status == 405, "\(notAllowed.text)")
+        #expect(notAllowed.headers["allow"] == "GET, PUT, DELETE")
+        #expect(try cluster.call("GET", "/v1/apps/tea/flavours", key: key).status == 404)
+
+        let push = #"{"notifications":[{"recipient":"ann","app":"tea","request":{"identifier":"remote","trigger":{"type":"push"}}}]}"#
+        let answer = try cluster.call("POST", "/v1/notifications", key: key, body: push)
+        let error = (answer.json as? [String: Any])?["error"] as? [String: Any]
+        #expect(answer.status == 400 && error?["name"] as? String == "notificationInvalidNoDate", "\(answer.text)")
+        #expect(error?["field"] as? String == "notifications.0.request.trigger")
+        #expect(try await cluster.value("SELECT count(*) FROM pending") == 0)
+        await cluster.stop()
+    }
+
     /// Found by fuzzing against the document: PostgreSQL's text cannot hold U+0000, so a request with one
     /// in a path segment, a query value or a body field is the client's mistake (400), not the node's (500).
     @Test func textWithANulCharacterIsRefusedAsInvalid() async throws {
