@@ -25,6 +25,9 @@ let usage = """
                      due over 10 s: fire to page beside fire to presenter; chimed's memory with 1,000 pages
       server-burst   100,000 notifications for 1,000 recipients due over 20 s, fired by --nodes server-mode
                      nodes on --database, beside a bare claim-and-delete loop on PostgreSQL (lateness)
+      server-adds    100,000 notifications for 1,000 recipients POSTed to a server-mode node's
+                     /v1/notifications in batches of 10,000 over loopback HTTP, beside PostgreSQL's COPY and
+                     INSERT floors for the same rows, with where the time goes (needs --database)
       postgres-adds  100,000 adds to the PostgreSQL store in batches of 10,000, beside PostgreSQL's floor for
                      the same rows (needs --database; script/postgres start gives a throwaway one)
 
@@ -38,7 +41,7 @@ let usage = """
                     web-fanout: pages (100)
       --chimed PATH         the chimed to measure (default: beside chime-bench)
       --baseline-chimed PATH  api-roundtrip: an older chimed speaking the line protocol
-      --database CONNINFO     postgres-adds, server-burst: the PostgreSQL database (a libpq connection string)
+      --database CONNINFO     postgres-adds, server-*: the PostgreSQL database (a libpq connection string)
       --nodes N --seconds S   server-burst: nodes firing (default 1), seconds the burst spans (default 20)
       -h, --help    show this help
     """
@@ -147,6 +150,15 @@ case "server-burst":
     if let requests = options["--requests"] { benchmark.requests = requests }
     if let nodes = options["--nodes"] { benchmark.nodes = nodes }
     if let seconds = options["--seconds"] { benchmark.seconds = Double(seconds) }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
+case "server-adds":
+    guard let conninfo = paths["--database"] else {
+        FileHandle.standardError.write(Data("chime-bench: server-adds needs --database CONNINFO (script/postgres start prints one)\n".utf8))
+        exit(64)
+    }
+    var benchmark = ServerAddsBenchmark(conninfo: conninfo)
+    if let requests = options["--requests"] { benchmark.requests = requests }
+    if let rounds = options["--rounds"] { benchmark.rounds = rounds }
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 default:
     FileHandle.standardError.write(Data("chime-bench: unknown workload '\(workload)'\n\n\(usage)\n".utf8))
