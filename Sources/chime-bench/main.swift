@@ -24,7 +24,8 @@ let usage = """
       web-fanout     100 web-center pages (SSE with the session cookie on loopback), 1,000 notifications
                      due over 10 s: fire to page beside fire to presenter; chimed's memory with 1,000 pages
       server-burst   100,000 notifications for 1,000 recipients due over 20 s, fired by --nodes server-mode
-                     nodes on --database, beside a bare claim-and-delete loop on PostgreSQL (lateness)
+                     nodes on --database, beside a bare claim-and-delete loop on PostgreSQL (lateness);
+                     PostgreSQL's CPU per 1,000 fires beside the nodes', and sessions waiting on locks
       server-adds    100,000 notifications for 1,000 recipients POSTed to a server-mode node's
                      /v1/notifications in batches of 10,000 over loopback HTTP, beside PostgreSQL's COPY and
                      INSERT floors for the same rows, with where the time goes (needs --database)
