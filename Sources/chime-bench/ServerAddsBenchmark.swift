@@ -15,7 +15,8 @@ import Foundation
 /// Where the time goes, per batch, from the same rows taken apart in-process: decoding the JSON body,
 /// `TenantService.add` on the decoded batch (the rules, the recipients' zones, the answer, the write),
 /// `PostgresTenantData.add` on rows built beforehand (the write alone), and the encodings inside those.
-/// What HTTP adds is the endpoint's time minus decoding and the service.
+/// What HTTP costs alone: the same bodies POSTed to a route that does not exist, which the node answers
+/// (404) after reading the body and checking the key, without decoding anything.
 ///
 /// Every side starts on an emptied table (the tenant's rows deleted and vacuumed, the floor's truncated);
 /// each runs `rounds` times and its fastest round counts.
@@ -46,6 +47,8 @@ struct ServerAddsBenchmark {
     struct Breakdown: Encodable {
         /// The endpoint, as the client sees it.
         let http: Double
+        /// The same body to a route that does not exist: the transport, reading the body, the key's check.
+        let transport: Double
         /// `JSONDecoder` on the body (WireFormat's decoder, as the handler decodes it).
         let decodeJSON: Double
         /// `TenantService.add` on the decoded batch: checks, the recipients' zones (one query), first fire
@@ -142,6 +145,15 @@ struct ServerAddsBenchmark {
                     }
                 })
 
+            keep(
+                "transport",
+                try await clock.measure {
+                    for body in bodies {
+                        let (status, _) = try await Self.offPool { try client.request("POST", "/v1/no-such-route", body: body) }
+                        guard status == 404 else { throw BenchmarkFailure("POST /v1/no-such-route answered \(status)") }
+                    }
+                })
+
             try await empty(database, tenant: tenant)
             var decoded: [RecipientBatch] = []
             keep("decodeJSON", try clock.measure { decoded = try bodies.map { try WireFormat.decoder().decode(RecipientBatch.self, from: Data($0)) } })
@@ -183,7 +195,7 @@ struct ServerAddsBenchmark {
             copyFloorRowsPerSecond: rate("copyFloor"), insertFloorRowsPerSecond: rate("insertFloor"),
             ratioToCopyFloor: (adds / rate("copyFloor") * 1_000).rounded() / 1_000, ratioToInsertFloor: (adds / rate("insertFloor") * 1_000).rounded() / 1_000,
             perBatchMilliseconds: Breakdown(
-                http: perBatch("http"), decodeJSON: perBatch("decodeJSON"), service: perBatch("service"), write: perBatch("write"),
+                http: perBatch("http"), transport: perBatch("transport"), decodeJSON: perBatch("decodeJSON"), service: perBatch("service"), write: perBatch("write"),
                 encodeRecords: perBatch("encodeRecords"), encodeAnswer: perBatch("encodeAnswer"), copyFloor: perBatch("copyFloor"),
                 insertFloor: perBatch("insertFloor")))
     }
