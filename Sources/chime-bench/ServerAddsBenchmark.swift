@@ -11,6 +11,7 @@ import Foundation
 /// process served by `HTTPServer` as `chimed --server` serves it. Beside it, in the same run, PostgreSQL's
 /// floors for the same rows (the same bytes, encoded beforehand) into a table of the same shape and
 /// indexes: one `COPY … FROM STDIN` per batch, and `unnest` inserts of 1,000 rows, a transaction per batch.
+/// The endpoint is measured one batch after another on one connection, and from two connections at once.
 ///
 /// Where the time goes, per batch, from the same rows taken apart in-process: decoding the JSON body,
 /// `TenantService.add` on the decoded batch (the rules, the recipients' zones, the answer, the write),
@@ -35,11 +36,14 @@ struct ServerAddsBenchmark {
         let bodyBytesPerBatch: Int
         /// Through `POST /v1/notifications`, one batch after another on one keep-alive connection.
         let addsPerSecond: Double
+        /// The same batches from two connections at once (half each): a batch decodes while another writes.
+        let addsPerSecondTwoConnections: Double
         let copyFloorRowsPerSecond: Double
         let insertFloorRowsPerSecond: Double
         /// addsPerSecond / copyFloorRowsPerSecond (the target: at least 0.5).
         let ratioToCopyFloor: Double
         let ratioToInsertFloor: Double
+        let ratioTwoConnectionsToCopyFloor: Double
         /// Milliseconds per batch, fastest round of each.
         let perBatchMilliseconds: Breakdown
     }
@@ -129,6 +133,7 @@ struct ServerAddsBenchmark {
         let service = TenantService(database: nodeDatabase)
         guard let key = try await service.directory.authenticate(secret) else { throw BenchmarkFailure("the benchmark's key does not authenticate") }
         let client = try HTTPSocket(port: port, key: secret)
+        let second = try HTTPSocket(port: port, key: secret)
 
         var best = [String: Duration]()
         func keep(_ name: String, _ duration: Duration) { best[name] = min(best[name] ?? .seconds(1_000_000), duration) }
@@ -151,6 +156,23 @@ struct ServerAddsBenchmark {
                     for body in bodies {
                         let (status, _) = try await Self.offPool { try client.request("POST", "/v1/no-such-route", body: body) }
                         guard status == 404 else { throw BenchmarkFailure("POST /v1/no-such-route answered \(status)") }
+                    }
+                })
+
+            try await empty(database, tenant: tenant)
+            keep(
+                "twoConnections",
+                try await clock.measure {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for (lane, connection) in [client, second].enumerated() {
+                            group.addTask {
+                                for body in bodies[lane...].enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) {
+                                    let (status, _) = try await Self.offPool { try connection.request("POST", "/v1/notifications", body: body) }
+                                    guard status == 201 else { throw BenchmarkFailure("POST /v1/notifications answered \(status)") }
+                                }
+                            }
+                        }
+                        try await group.waitForAll()
                     }
                 })
 
@@ -192,8 +214,10 @@ struct ServerAddsBenchmark {
         let adds = rate("http")
         return Result(
             requests: requests, batch: batch, recipients: recipients, bodyBytesPerBatch: bodies.map(\.count).max() ?? 0, addsPerSecond: adds,
+            addsPerSecondTwoConnections: rate("twoConnections"),
             copyFloorRowsPerSecond: rate("copyFloor"), insertFloorRowsPerSecond: rate("insertFloor"),
             ratioToCopyFloor: (adds / rate("copyFloor") * 1_000).rounded() / 1_000, ratioToInsertFloor: (adds / rate("insertFloor") * 1_000).rounded() / 1_000,
+            ratioTwoConnectionsToCopyFloor: (rate("twoConnections") / rate("copyFloor") * 1_000).rounded() / 1_000,
             perBatchMilliseconds: Breakdown(
                 http: perBatch("http"), transport: perBatch("transport"), decodeJSON: perBatch("decodeJSON"), service: perBatch("service"), write: perBatch("write"),
                 encodeRecords: perBatch("encodeRecords"), encodeAnswer: perBatch("encodeAnswer"), copyFloor: perBatch("copyFloor"),
