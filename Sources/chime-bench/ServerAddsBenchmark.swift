@@ -91,7 +91,8 @@ struct ServerAddsBenchmark {
         let zones = ["Asia/Seoul", "America/New_York", "Europe/Berlin", "Australia/Sydney", "UTC"].map { TimeZone(identifier: $0)! }
         let data = PostgresTenantData(database: database, tenant: tenant)
         for recipient in 0..<recipients {
-            try await data.saveProfile(RecipientProfile(recipient: Recipient(identifier: "u\(recipient)", timeZone: zones[recipient % 5], locale: "en")), now: Date())
+            let profile = RecipientProfile(recipient: Recipient(identifier: "u\(recipient)", timeZone: zones[recipient % 5], locale: "en"))
+            try await data.saveProfile(profile, now: Date())
         }
         try await database.transaction { db in
             try db.execute("DROP TABLE IF EXISTS bench_floor; CREATE TABLE bench_floor (LIKE pending INCLUDING ALL)")
@@ -113,10 +114,8 @@ struct ServerAddsBenchmark {
         let rowBatches = batches.map { batch in
             batch.notifications.map { item in
                 let rules = FireRules(timeZone: zones[Int(item.recipient.dropFirst())! % 5])
-                return (
-                    recipient: item.recipient,
-                    pending: PendingRequest(appIdentifier: item.app, request: item.request, addedDate: now, nextFireDate: rules.firstFireDate(of: item.request, now: now))
-                )
+                let next = rules.firstFireDate(of: item.request, now: now)
+                return (recipient: item.recipient, pending: PendingRequest(appIdentifier: item.app, request: item.request, addedDate: now, nextFireDate: next))
             }
         }
         let floorRows = try rowBatches.map { try PendingRows(tenant: "floor", $0) }
@@ -141,23 +140,8 @@ struct ServerAddsBenchmark {
         for round in 0..<rounds {
             FileHandle.standardError.write(Data("server-adds: round \(round + 1) of \(rounds)\n".utf8))
             try await empty(database, tenant: tenant)
-            keep(
-                "http",
-                try await clock.measure {
-                    for body in bodies {
-                        let (status, answer) = try await Self.offPool { try client.request("POST", "/v1/notifications", body: body) }
-                        guard status == 201 else { throw BenchmarkFailure("POST /v1/notifications answered \(status): \(String(decoding: answer.prefix(300), as: UTF8.self))") }
-                    }
-                })
-
-            keep(
-                "transport",
-                try await clock.measure {
-                    for body in bodies {
-                        let (status, _) = try await Self.offPool { try client.request("POST", "/v1/no-such-route", body: body) }
-                        guard status == 404 else { throw BenchmarkFailure("POST /v1/no-such-route answered \(status)") }
-                    }
-                })
+            keep("http", try await clock.measure { try await Self.post(bodies, on: client, to: "/v1/notifications", expecting: 201) })
+            keep("transport", try await clock.measure { try await Self.post(bodies, on: client, to: "/v1/no-such-route", expecting: 404) })
 
             try await empty(database, tenant: tenant)
             keep(
@@ -165,12 +149,8 @@ struct ServerAddsBenchmark {
                 try await clock.measure {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for (lane, connection) in [client, second].enumerated() {
-                            group.addTask {
-                                for body in bodies[lane...].enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) {
-                                    let (status, _) = try await Self.offPool { try connection.request("POST", "/v1/notifications", body: body) }
-                                    guard status == 201 else { throw BenchmarkFailure("POST /v1/notifications answered \(status)") }
-                                }
-                            }
+                            let half = bodies.indices.filter { $0 % 2 == lane }.map { bodies[$0] }
+                            group.addTask { try await Self.post(half, on: connection, to: "/v1/notifications", expecting: 201) }
                         }
                         try await group.waitForAll()
                     }
@@ -178,7 +158,9 @@ struct ServerAddsBenchmark {
 
             try await empty(database, tenant: tenant)
             var decoded: [RecipientBatch] = []
-            keep("decodeJSON", try clock.measure { decoded = try bodies.map { try WireFormat.decoder().decode(RecipientBatch.self, from: Data($0)) } })
+            keep(
+                "decodeJSON",
+                try clock.measure { decoded = try bodies.map { try WireFormat.decoder().decode(RecipientBatch.self, from: Data($0)) } })
             keep(
                 "service",
                 try await clock.measure {
@@ -194,15 +176,27 @@ struct ServerAddsBenchmark {
                 "encodeAnswer",
                 try clock.measure {
                     for rows in rowBatches {
-                        let added = rows.map { RecipientAddedItem(recipient: $0.recipient, app: $0.pending.appIdentifier, identifier: $0.pending.request.identifier, nextFireDate: $0.pending.nextFireDate) }
+                        let added = rows.map { row in
+                            RecipientAddedItem(
+                                recipient: row.recipient, app: row.pending.appIdentifier, identifier: row.pending.request.identifier,
+                                nextFireDate: row.pending.nextFireDate)
+                        }
                         _ = try WireFormat.encoder().encode(RecipientAddResult(added: added))
                     }
                 })
 
             try await database.read { db in try db.execute("TRUNCATE bench_floor") }
-            keep("copyFloor", try await clock.measure { for rows in floorRows { try await database.transaction { db in try rows.copy(into: "bench_floor", on: db) } } })
+            keep(
+                "copyFloor",
+                try await clock.measure {
+                    for rows in floorRows { try await database.transaction { db in try rows.copy(into: "bench_floor", on: db) } }
+                })
             try await database.read { db in try db.execute("TRUNCATE bench_floor") }
-            keep("insertFloor", try await clock.measure { for rows in floorRows { try await database.transaction { db in try rows.insert(into: "bench_floor", on: db) } } })
+            keep(
+                "insertFloor",
+                try await clock.measure {
+                    for rows in floorRows { try await database.transaction { db in try rows.insert(into: "bench_floor", on: db) } }
+                })
         }
         await server.stop()
         await node.stop()
@@ -211,17 +205,16 @@ struct ServerAddsBenchmark {
 
         func rate(_ name: String) -> Double { (Double(requests) / Self.seconds(best[name]!)).rounded() }
         func perBatch(_ name: String) -> Double { (Self.seconds(best[name]!) * 1_000 / Double(bodies.count) * 100).rounded() / 100 }
-        let adds = rate("http")
+        func ratio(_ side: String, _ floor: String) -> Double { (rate(side) / rate(floor) * 1_000).rounded() / 1_000 }
         return Result(
-            requests: requests, batch: batch, recipients: recipients, bodyBytesPerBatch: bodies.map(\.count).max() ?? 0, addsPerSecond: adds,
-            addsPerSecondTwoConnections: rate("twoConnections"),
-            copyFloorRowsPerSecond: rate("copyFloor"), insertFloorRowsPerSecond: rate("insertFloor"),
-            ratioToCopyFloor: (adds / rate("copyFloor") * 1_000).rounded() / 1_000, ratioToInsertFloor: (adds / rate("insertFloor") * 1_000).rounded() / 1_000,
-            ratioTwoConnectionsToCopyFloor: (rate("twoConnections") / rate("copyFloor") * 1_000).rounded() / 1_000,
+            requests: requests, batch: batch, recipients: recipients, bodyBytesPerBatch: bodies.map(\.count).max() ?? 0, addsPerSecond: rate("http"),
+            addsPerSecondTwoConnections: rate("twoConnections"), copyFloorRowsPerSecond: rate("copyFloor"), insertFloorRowsPerSecond: rate("insertFloor"),
+            ratioToCopyFloor: ratio("http", "copyFloor"), ratioToInsertFloor: ratio("http", "insertFloor"),
+            ratioTwoConnectionsToCopyFloor: ratio("twoConnections", "copyFloor"),
             perBatchMilliseconds: Breakdown(
-                http: perBatch("http"), transport: perBatch("transport"), decodeJSON: perBatch("decodeJSON"), service: perBatch("service"), write: perBatch("write"),
-                encodeRecords: perBatch("encodeRecords"), encodeAnswer: perBatch("encodeAnswer"), copyFloor: perBatch("copyFloor"),
-                insertFloor: perBatch("insertFloor")))
+                http: perBatch("http"), transport: perBatch("transport"), decodeJSON: perBatch("decodeJSON"), service: perBatch("service"),
+                write: perBatch("write"), encodeRecords: perBatch("encodeRecords"), encodeAnswer: perBatch("encodeAnswer"),
+                copyFloor: perBatch("copyFloor"), insertFloor: perBatch("insertFloor")))
     }
 
     /// Deletes the tenant's pending rows and vacuums, so each side writes into a table in the same state.
@@ -235,6 +228,16 @@ struct ServerAddsBenchmark {
             try db.query("DELETE FROM pending WHERE tenant = $1", [.text(tenant)])
             try db.query("DELETE FROM tenant WHERE tenant = $1", [.text(tenant)])
             try db.execute("DROP TABLE IF EXISTS bench_floor")
+        }
+    }
+
+    /// POSTs each body in turn on `connection`, each answer read before the next is sent.
+    static func post(_ bodies: [[UInt8]], on connection: HTTPSocket, to path: String, expecting status: Int) async throws {
+        for body in bodies {
+            let (answered, answer) = try await offPool { try connection.request("POST", path, body: body) }
+            guard answered == status else {
+                throw BenchmarkFailure("POST \(path) answered \(answered): \(String(decoding: answer.prefix(300), as: UTF8.self))")
+            }
         }
     }
 
