@@ -157,6 +157,11 @@ final class LineSocket: @unchecked Sendable {  // used by one client task at a t
         guard result == 0 else { throw BenchmarkFailure("cannot connect to \(path)") }
     }
 
+    /// Takes over a connected socket (a TCP one: `WebFanoutBenchmark.connectTCP`).
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
     deinit { close(descriptor) }
 
     /// Sends `line` and returns the reply line; throws on an error reply.
@@ -208,14 +213,26 @@ final class HTTPSocket: @unchecked Sendable {  // used by one client task at a t
         head = "Host: localhost\r\nAuthorization: Bearer \(token)\r\nChime-App: \(app)\r\nContent-Type: application/json\r\nPrefer: return=minimal\r\n"
     }
 
+    /// A client of server mode's API on loopback TCP, with a tenant's key.
+    init(port: UInt16, key: String) throws {
+        socket = LineSocket(descriptor: try WebFanoutBenchmark.connectTCP(port: port))
+        head = "Host: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(key)\r\nContent-Type: application/json\r\n"
+    }
+
     /// POSTs `body` to `path`; throws unless the answer is a success.
     func post(_ path: String, body: [UInt8]) throws {
-        socket.send(Array("POST \(path) HTTP/1.1\r\n\(head)Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+        let (status, answer) = try request("POST", path, body: body)
+        guard (200..<300).contains(status) else { throw BenchmarkFailure("chimed answered \(status): \(String(decoding: answer.prefix(200), as: UTF8.self))") }
+    }
+
+    /// Sends one request and returns the answer's status and body (answers with a `Content-Length`).
+    func request(_ method: String, _ path: String, body: [UInt8] = []) throws -> (status: Int, body: [UInt8]) {
+        socket.send(Array("\(method) \(path) HTTP/1.1\r\n\(head)Content-Length: \(body.count)\r\n\r\n".utf8) + body)
         let header = try socket.read(through: Array("\r\n\r\n".utf8))
         let text = String(decoding: header, as: UTF8.self)
-        guard text.hasPrefix("HTTP/1.1 2") else { throw BenchmarkFailure("chimed answered: \(text.prefix(80))") }
+        guard text.hasPrefix("HTTP/1.1 "), let status = Int(text.dropFirst(9).prefix(3)) else { throw BenchmarkFailure("not an HTTP answer: \(text.prefix(80))") }
         let length = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-        _ = try socket.read(count: length)
+        return (status, try socket.read(count: length))
     }
 }

@@ -12,6 +12,10 @@ import Foundation
 /// Beside it, in the same run, the floor: a bare claim-and-delete loop on PostgreSQL over the same number
 /// of rows (`DELETE … WHERE ctid IN (SELECT … FOR UPDATE SKIP LOCKED LIMIT 1000) RETURNING due`, sleeping
 /// until the next due date), on one connection.
+///
+/// While the nodes fire: the CPU time of the PostgreSQL server's processes (from `/proc`, so the cluster
+/// must run on this machine) beside the nodes' own, and `pg_stat_activity` sampled every 50 ms for
+/// sessions waiting on a lock (claims use `SKIP LOCKED`, so nodes should never wait for each other).
 struct ServerBurstBenchmark {
     let conninfo: String
     var requests = 100_000
@@ -29,6 +33,9 @@ struct ServerBurstBenchmark {
         let floorLatenessMilliseconds: [String: Double]
         /// CPU seconds of this process (the nodes) per 1,000 fires.
         let nodeCPUSecondsPerThousandFires: Double
+        /// CPU seconds of the PostgreSQL server's processes per 1,000 fires, over the same time.
+        let postgresCPUSecondsPerThousandFires: Double
+        let lockWaits: PostgresClusterProbe.LockWaits
     }
 
     func run() async throws -> Result {
@@ -52,7 +59,10 @@ struct ServerBurstBenchmark {
             node.start()
             started.append((node, nodeDatabase))
         }
+        let probe = try await PostgresClusterProbe(database)
+        let lockWaits = PostgresClusterProbe.sampleLockWaits(conninfo: conninfo)
         let cpuBefore = Self.cpuSeconds()
+        let postgresCPUBefore = probe.cpuSeconds()
         let first = Date().addingTimeInterval(3)
         for start in stride(from: 0, to: requests, by: 10_000) {
             let rows = try (start..<min(start + 10_000, requests)).map { index -> (recipient: String, pending: PendingRequest) in
@@ -66,6 +76,9 @@ struct ServerBurstBenchmark {
             try await Task.sleep(for: .milliseconds(200))
         }
         let cpu = Self.cpuSeconds() - cpuBefore
+        let postgresCPU = probe.cpuSeconds() - postgresCPUBefore
+        lockWaits.cancel()
+        let waits = try await lockWaits.value
         for (node, nodeDatabase) in started {
             await node.stop()
             await nodeDatabase.close()
@@ -85,7 +98,8 @@ struct ServerBurstBenchmark {
         return Result(
             requests: requests, seconds: seconds, nodes: nodes, delivered: Set(identifiers).count, duplicates: identifiers.count - Set(identifiers).count,
             latenessMilliseconds: Self.summary(lateness), floorLatenessMilliseconds: Self.summary(floor),
-            nodeCPUSecondsPerThousandFires: cpu / Double(max(1, identifiers.count)) * 1_000)
+            nodeCPUSecondsPerThousandFires: cpu / Double(max(1, identifiers.count)) * 1_000,
+            postgresCPUSecondsPerThousandFires: postgresCPU / Double(max(1, identifiers.count)) * 1_000, lockWaits: waits)
     }
 
     /// The bare claim-and-delete loop's lateness, in milliseconds.

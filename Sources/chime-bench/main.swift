@@ -24,7 +24,14 @@ let usage = """
       web-fanout     100 web-center pages (SSE with the session cookie on loopback), 1,000 notifications
                      due over 10 s: fire to page beside fire to presenter; chimed's memory with 1,000 pages
       server-burst   100,000 notifications for 1,000 recipients due over 20 s, fired by --nodes server-mode
-                     nodes on --database, beside a bare claim-and-delete loop on PostgreSQL (lateness)
+                     nodes on --database, beside a bare claim-and-delete loop on PostgreSQL (lateness);
+                     PostgreSQL's CPU per 1,000 fires beside the nodes', and sessions waiting on locks
+      server-adds    100,000 notifications for 1,000 recipients POSTed to a server-mode node's
+                     /v1/notifications in batches of 10,000 over loopback HTTP, beside PostgreSQL's COPY and
+                     INSERT floors for the same rows, with where the time goes (needs --database)
+      server-scale   --pending N (default 10,000,000) dated requests over 100,000 recipients, then a
+                     chimed --server started on them: time to its first status, its memory, a pending page;
+                     beside the same with nothing pending (needs --database and an empty pending table)
       postgres-adds  100,000 adds to the PostgreSQL store in batches of 10,000, beside PostgreSQL's floor for
                      the same rows (needs --database; script/postgres start gives a throwaway one)
 
@@ -36,9 +43,10 @@ let usage = """
       --tasks N     burst: tasks adding at once (default 64)
       --clients N   api-load: clients adding at once (default 50); api-fanout: subscribers (10000);
                     web-fanout: pages (100)
-      --chimed PATH         the chimed to measure (default: beside chime-bench)
+      --chimed PATH         the chimed to measure (default: beside chime-bench; server-scale too)
       --baseline-chimed PATH  api-roundtrip: an older chimed speaking the line protocol
-      --database CONNINFO     postgres-adds, server-burst: the PostgreSQL database (a libpq connection string)
+      --database CONNINFO     postgres-adds, server-*: the PostgreSQL database (a libpq connection string)
+      --pending N             server-scale: requests pending when the node starts (default 10000000)
       --nodes N --seconds S   server-burst: nodes firing (default 1), seconds the burst spans (default 20)
       -h, --help    show this help
     """
@@ -69,7 +77,7 @@ while !arguments.isEmpty {
         paths[option] = value
         continue
     }
-    guard ["--cases", "--rounds", "--requests", "--single", "--tasks", "--clients", "--nodes", "--seconds"].contains(option),
+    guard ["--cases", "--rounds", "--requests", "--single", "--tasks", "--clients", "--nodes", "--seconds", "--pending"].contains(option),
           let value = arguments.first.flatMap(Int.init), value > 0
     else {
         FileHandle.standardError.write(Data("chime-bench: unexpected argument '\(option)'\n\n\(usage)\n".utf8))
@@ -147,6 +155,23 @@ case "server-burst":
     if let requests = options["--requests"] { benchmark.requests = requests }
     if let nodes = options["--nodes"] { benchmark.nodes = nodes }
     if let seconds = options["--seconds"] { benchmark.seconds = Double(seconds) }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
+case "server-adds":
+    guard let conninfo = paths["--database"] else {
+        FileHandle.standardError.write(Data("chime-bench: server-adds needs --database CONNINFO (script/postgres start prints one)\n".utf8))
+        exit(64)
+    }
+    var benchmark = ServerAddsBenchmark(conninfo: conninfo)
+    if let requests = options["--requests"] { benchmark.requests = requests }
+    if let rounds = options["--rounds"] { benchmark.rounds = rounds }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
+case "server-scale":
+    guard let conninfo = paths["--database"] else {
+        FileHandle.standardError.write(Data("chime-bench: server-scale needs --database CONNINFO (script/postgres start prints one)\n".utf8))
+        exit(64)
+    }
+    var benchmark = ServerScaleBenchmark(conninfo: conninfo, chimed: paths["--chimed"] ?? siblingChimed)
+    if let pending = options["--pending"] { benchmark.pending = pending }
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 default:
     FileHandle.standardError.write(Data("chime-bench: unknown workload '\(workload)'\n\n\(usage)\n".utf8))

@@ -1,0 +1,98 @@
+import ChimeCore
+import ChimeEngine
+import ChimePostgres
+import ChimeStoreCoding
+import Foundation
+
+/// Rows of the `pending` table, already encoded, written straight to PostgreSQL the two ways that bound
+/// what any add can reach: `COPY … FROM STDIN` in PostgreSQL's binary format, and `unnest` inserts of
+/// 1,000 rows a statement (the store's own statement without its `ON CONFLICT` clause). The benchmarks'
+/// floors and fills; nothing of the store's rules runs.
+struct PendingRows {
+    struct Row {
+        var tenant: String
+        var recipient: String
+        var app: String
+        var request: String
+        var added: Date
+        var next: Date?
+        var floating: Bool
+        var record: [UInt8]
+    }
+
+    var rows: [Row] = []
+
+    static let columns = "tenant, recipient, app_id, request_id, added, next_fire, floating_calendar, request"
+
+    init(_ rows: [Row]) {
+        self.rows = rows
+    }
+
+    /// The rows a store would write for these requests (encoded with the stores' codec).
+    init(tenant: String, _ requests: [(recipient: String, pending: PendingRequest)]) throws {
+        rows = try requests.map { recipient, pending in
+            Row(
+                tenant: tenant, recipient: recipient, app: pending.appIdentifier, request: pending.request.identifier, added: pending.addedDate,
+                next: pending.nextFireDate, floating: pending.request.hasFloatingCalendarTrigger, record: try StoreRecord.encode(pending.request))
+        }
+    }
+
+    /// Writes the rows into `table` with one `COPY`; returns the rows written.
+    @discardableResult
+    func copy(into table: String, on db: PostgresConnection) throws -> Int {
+        try db.copyIn("COPY \(table) (\(Self.columns)) FROM STDIN WITH (FORMAT binary)", binary())
+    }
+
+    /// Writes the rows into `table` with `unnest` inserts of 1,000 rows.
+    func insert(into table: String, on db: PostgresConnection) throws {
+        for start in stride(from: 0, to: rows.count, by: 1_000) {
+            let chunk = rows[start..<min(start + 1_000, rows.count)]
+            try db.query(
+                """
+                INSERT INTO \(table) (\(Self.columns))
+                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::bool[], $8::bytea[])
+                """,
+                [
+                    .texts(chunk.map(\.tenant)), .texts(chunk.map(\.recipient)), .texts(chunk.map(\.app)), .texts(chunk.map(\.request)),
+                    .array(.double, chunk.map { .date($0.added) }), .array(.double, chunk.map { .date($0.next) }),
+                    .array(.boolean, chunk.map { .boolean($0.floating) }), .array(.bytes, chunk.map { .bytes($0.record) }),
+                ])
+        }
+    }
+
+    /// PostgreSQL's binary COPY format (https://www.postgresql.org/docs/current/sql-copy.html, "Binary
+    /// Format"): a signature and two zero words, then per row a field count and each field as a length and
+    /// its bytes in the type's binary form, then -1. Dates are `timeIntervalSinceReferenceDate` as float8,
+    /// as the store keeps them.
+    func binary() -> [UInt8] {
+        var bytes: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00]
+        bytes.reserveCapacity(rows.count * 160)
+        func append(_ value: Int32) { withUnsafeBytes(of: value.bigEndian) { bytes += $0 } }
+        func append(text: String) {
+            append(Int32(text.utf8.count))
+            bytes += text.utf8
+        }
+        func append(date: Date?) {
+            guard let date else { return append(Int32(-1)) }
+            append(Int32(8))
+            withUnsafeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern.bigEndian) { bytes += $0 }
+        }
+        append(Int32(0))  // flags
+        append(Int32(0))  // header extension length
+        for row in rows {
+            withUnsafeBytes(of: Int16(8).bigEndian) { bytes += $0 }
+            append(text: row.tenant)
+            append(text: row.recipient)
+            append(text: row.app)
+            append(text: row.request)
+            append(date: row.added)
+            append(date: row.next)
+            append(Int32(1))
+            bytes.append(row.floating ? 1 : 0)
+            append(Int32(row.record.count))
+            bytes += row.record
+        }
+        withUnsafeBytes(of: Int16(-1).bigEndian) { bytes += $0 }
+        return bytes
+    }
+}
