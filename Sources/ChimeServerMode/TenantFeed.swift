@@ -46,6 +46,8 @@ public final class TenantFeed: Sendable {
     static let streamCapacity = 1 << 20
     static let pageSize = 1_000
     static let pollInterval: Duration = .seconds(1)
+    /// The shortest sleep before reading events that become readable, in seconds.
+    static let shortestWait = 0.001
 
     public init(log: PostgresEventLog) {
         self.log = log
@@ -68,8 +70,10 @@ public final class TenantFeed: Sendable {
                 if !page.events.isEmpty, !dispatch(page.events, readWithBodiesOf: followed) { continue }
                 if page.events.count == Self.pageSize { continue }
                 if let next = page.nextReadable {
-                    // A fire recorded ahead of its instant: read again the moment it is due.
-                    wait = min(wait, .microseconds(Int64(max(0, next.timeIntervalSinceNow) * 1_000_000)))
+                    // A fire recorded ahead of its instant: read again the moment it is due — at most once
+                    // a millisecond, so a burst due a fraction of a millisecond apart costs one read per
+                    // millisecond, not one per event.
+                    wait = min(wait, .microseconds(Int64(max(Self.shortestWait, next.timeIntervalSinceNow) * 1_000_000)))
                 }
             } catch {
                 // The database is away: try again after the poll interval.

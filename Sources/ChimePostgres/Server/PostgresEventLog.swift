@@ -104,7 +104,17 @@ public struct PostgresEventLog: Sendable {
             arguments.append(.text(tenant))
             conditions.append("tenant = $\(arguments.count)")
         }
-        let sql = "SELECT sequence, kind, tenant, recipient, created, \(body) FROM event WHERE \(conditions.joined(separator: " AND ")) ORDER BY sequence LIMIT $2"
+        // Only the readable prefix is fetched, then the first event past it (without its body) says when
+        // to read again: a reader that wakes often must not fetch the events ahead of it each time.
+        arguments.append(.date(now))
+        let stop = "SELECT sequence, created FROM event WHERE \(conditions.joined(separator: " AND ")) AND created > $\(arguments.count) ORDER BY sequence LIMIT 1"
+        let sql = """
+            WITH stop AS (\(stop))
+            (SELECT sequence, kind, tenant, recipient, created, \(body) FROM event
+             WHERE \(conditions.joined(separator: " AND ")) AND sequence < coalesce((SELECT sequence FROM stop), 9223372036854775807)
+             ORDER BY sequence LIMIT $2)
+            UNION ALL SELECT sequence, '', '', '', created, ''::bytea FROM stop
+            """
         let bound = arguments
         let rows = try await database.read { db in try db.query(sql, bound) }
         var events: [StoredEvent] = []
