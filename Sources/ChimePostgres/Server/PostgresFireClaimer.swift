@@ -55,11 +55,14 @@ public final class PostgresFireClaimer: Sendable {
         /// A fire this many seconds late was missed, as in `EngineConfiguration`.
         public var misfireTolerance: TimeInterval = 60
         /// How long a claim may sit without progress before PostgreSQL ends it and frees its rows.
-        public var lease: Duration = .seconds(10)
+        public var lease: Duration = .seconds(3)
         /// How far ahead of their due instant fires are claimed and recorded.
         public var lead: TimeInterval = 0.1
         public init() {}
     }
+
+    /// The advisory lock a claim holds for its transaction (`pg_try_advisory_xact_lock`): whose turn it is.
+    static let turn: Int64 = 0x6368_696d_6563_6c6d  // "chimeclm"
 
     let database: PostgresDatabase
     let configuration: Configuration
@@ -82,6 +85,9 @@ public final class PostgresFireClaimer: Sendable {
         return try await database.transaction { db in
             let leaseMilliseconds = Int(configuration.lease.components.seconds) * 1_000 + Int(configuration.lease.components.attoseconds / 1_000_000_000_000_000)
             try db.execute("SET LOCAL idle_in_transaction_session_timeout = \(leaseMilliseconds); SET LOCAL statement_timeout = \(leaseMilliseconds)")
+            // One claim at a time across the nodes, so claims commit in the order of the instants they
+            // cover and a stream is never held behind a later window another node committed first.
+            guard try db.query("SELECT pg_try_advisory_xact_lock($1)", [.integer(Self.turn)]).first?[0] == .boolean(true) else { return (0, []) }
             let rows = try db.query(
                 """
                 SELECT p.tenant, p.recipient, p.app_id, p.added, p.next_fire, p.request, r.time_zone, r.quiet_hours, r.locale

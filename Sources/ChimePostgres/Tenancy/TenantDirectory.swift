@@ -136,9 +136,11 @@ public struct TenantDirectory: Sendable {
     /// A BCP 47 tag in its common shape: a 2–3 letter language, then subtags of 2–8 letters or digits.
     /// A zone of the tz database (not a fixed offset), so the recipient's clock follows its rules.
     /// A zone of the tz database by its name (`Asia/Seoul`, `Etc/UTC`, `UTC`), exactly as the system
-    /// names it: not a name Foundation would only make up an offset for, nor one in another case.
+    /// names it: not an offset Foundation makes up a zone for (`GMT+0900`; the tz database's own
+    /// `Etc/GMT-9` is one), nor a name in another case.
     public static func checkTimeZone(_ name: String) throws {
-        guard name == "UTC" || TimeZone(identifier: name)?.identifier == name else {
+        let madeUpOffset = name.hasPrefix("GMT+") || name.hasPrefix("GMT-")
+        guard name == "UTC" || (!madeUpOffset && TimeZone(identifier: name)?.identifier == name) else {
             throw TenancyError(.invalidTimeZone, "\(name) is not a time zone of the tz database (an IANA name such as Asia/Seoul)")
         }
     }
