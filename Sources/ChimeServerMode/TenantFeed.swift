@@ -4,17 +4,20 @@ public import ChimeServer
 import Foundation
 import Synchronization
 
-/// The event streams one node serves: it follows the database's event log (woken by `NOTIFY`, and when the
-/// next recorded fire becomes due, polling at least every `pollInterval`) and hands each event to the open
-/// streams of its tenant (and recipient, when a stream asked for one). A stream that resumes with `Last-Event-ID` first gets what it missed from
-/// the log — whichever node wrote it — then the live events, with no gap and no repeat: the feed hands
-/// a new stream only events past the position its replay reads up to, and holds them until the replay
-/// is written.
+/// The event streams one node serves: it follows the database's event log (woken by `NOTIFY`, and when
+/// the next recorded fire becomes due, polling at least every `pollInterval`) and hands each event to the
+/// open streams of its tenant (and recipient, when a stream asked for one). A stream that resumes with
+/// `Last-Event-ID` first gets what it missed from the log — whichever node wrote it — then the live
+/// events, with no gap and no repeat: the feed hands a new stream only events past the position its replay
+/// reads up to, holds them until the replay is written, and skips those the client already had (another
+/// node's feed may have been ahead of this one's).
 public final class TenantFeed: Sendable {
     struct Stream {
         let tenant: String
         let recipient: String?
         let body: StreamingBody
+        /// The last event the client had (its `Last-Event-ID`): nothing up to it is sent again.
+        let resumesAfter: Int64
         /// Live events held while the stream's replay is read; `nil` once it is live.
         var held: [[UInt8]]?
     }
@@ -94,7 +97,9 @@ public final class TenantFeed: Sendable {
                 guard let ids = state.byTenant[event.tenant] else { continue }
                 let frame = Self.frame(event)
                 for id in ids {
-                    guard let stream = state.streams[id], stream.recipient == nil || stream.recipient == event.recipient else { continue }
+                    guard let stream = state.streams[id], stream.recipient == nil || stream.recipient == event.recipient,
+                        event.sequence > stream.resumesAfter
+                    else { continue }
                     if stream.held != nil {
                         state.streams[id]?.held?.append(frame)
                     } else if stream.body.write(frame) != .written {
@@ -117,15 +122,19 @@ public final class TenantFeed: Sendable {
         // A stream may close inside a write the feed makes under its lock (a reader that fell behind), so
         // it forgets the stream from a task of its own rather than taking that lock again.
         let body = StreamingBody(capacity: Self.streamCapacity) { [weak self] in Task { self?.state.withLock { $0.remove(id) } } }
+        var resumesAfter: Int64?
+        if let lastEventID, let sequence = Int64(lastEventID), try await log.has(sequence: sequence, tenant: tenant) {
+            resumesAfter = sequence
+        }
         let through = state.withLock { state in
-            state.add(id, Stream(tenant: tenant, recipient: recipient, body: body, held: []))
+            state.add(id, Stream(tenant: tenant, recipient: recipient, body: body, resumesAfter: resumesAfter ?? 0, held: []))
             return state.position
         }
         do {
-            if let lastEventID {
-                if let sequence = Int64(lastEventID), try await log.has(sequence: sequence, tenant: tenant) {
+            if lastEventID != nil {
+                if let resumesAfter {
                     // Up to where the feed has read, so a reader's clock has made each readable already.
-                    var after = sequence
+                    var after = resumesAfter
                     while after < through {
                         let page = try await log.events(after: after, through: through, tenant: tenant, limit: Self.pageSize, now: .distantFuture)
                         for event in page.events where recipient == nil || event.recipient == recipient { body.write(Self.frame(event)) }
