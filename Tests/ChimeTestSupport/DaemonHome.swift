@@ -92,10 +92,16 @@ public struct RunningDaemon: Sendable {
 
     public var log: LineLog { process.errors }
 
-    /// SIGTERM, then the exit status.
+    /// SIGTERM, then the exit status. A daemon that did not stop cleanly has the end of its log printed,
+    /// so the failing test's output says why.
     public func terminate() async -> Int32 {
         process.signal(SIGTERM)
-        return await process.exitStatus()
+        let status = await process.exitStatus()
+        if status != 0 {
+            let tail = log.lines.suffix(20).joined(separator: "\n")
+            FileHandle.standardError.write(Data("chimed exited with status \(status) after SIGTERM; the end of its log:\n\(tail)\n".utf8))
+        }
+        return status
     }
 
     /// The daemon's resident memory now, in MiB.
