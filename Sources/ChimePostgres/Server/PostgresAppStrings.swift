@@ -1,5 +1,5 @@
-public import ChimeCore
-public import Foundation
+import ChimeCore
+import Foundation
 import Synchronization
 
 /// A tenant's strings tables of one app, one per language, as an app bundle has them in its `.lproj`

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Server mode's directory: tenants, their API keys, their recipients.
 ///
