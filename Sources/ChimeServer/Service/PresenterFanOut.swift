@@ -47,6 +47,10 @@ public struct ListEventsPresenter: NotificationPresenter {
             categoryIdentifier: presentation.categoryIdentifier, interruptionLevel: presentation.interruptionLevel.wireName, banner: presentation.destinations.contains(.banner),
             listed: presentation.destinations.contains(.list), isLate: presentation.isLate)
         events.publish(.delivered, event, to: .lists)
+        // The fire set the app's badge (recorded before it was shown): pages read the app again.
+        if presentation.badge != nil {
+            events.publish(.appChanged, AppChangedEvent(app: presentation.appIdentifier), to: .lists)
+        }
     }
 
     public func withdraw(appIdentifier: String, identifiers: [String]) async {
