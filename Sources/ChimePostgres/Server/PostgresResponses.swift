@@ -54,19 +54,16 @@ public struct PostgresResponses: Sendable {
     /// A recipient's responses, newest first, of one app or all, after `sequence` (a page's last) and at
     /// most `limit`.
     public func page(recipient: String, app: String?, before sequence: Int64?, limit: Int) async throws -> [RecordedResponse] {
-        var conditions = ["tenant = $1", "recipient = $2"]
-        var arguments: [PostgresValue] = [.text(tenant), .text(recipient), .integer(Int64(limit))]
-        if let app {
-            arguments.append(.text(app))
-            conditions.append("app_id = $\(arguments.count)")
+        let arguments: [PostgresValue] = [
+            .text(tenant), .text(recipient), app.map(PostgresValue.text) ?? .null, sequence.map(PostgresValue.integer) ?? .null, .integer(Int64(limit)),
+        ]
+        let rows = try await database.read { db in
+            try db.query(
+                """
+                SELECT sequence, app_id, date, record FROM response WHERE tenant = $1 AND recipient = $2 AND \(Self.appMatches)
+                    AND ($4::int8 IS NULL OR sequence < $4) ORDER BY sequence DESC LIMIT $5
+                """, arguments)
         }
-        if let sequence {
-            arguments.append(.integer(sequence))
-            conditions.append("sequence < $\(arguments.count)")
-        }
-        let sql = "SELECT sequence, app_id, date, record FROM response WHERE \(conditions.joined(separator: " AND ")) ORDER BY sequence DESC LIMIT $3"
-        let bound = arguments
-        let rows = try await database.read { db in try db.query(sql, bound) }
         return try rows.map { row in
             guard let sequence = row[0].integer, let app = row[1].text, let date = row[2].date else { throw PostgresError.unexpectedResult("a response row") }
             return RecordedResponse(
@@ -77,13 +74,13 @@ public struct PostgresResponses: Sendable {
 
     /// How many responses the recipient has, of one app or all.
     public func count(recipient: String, app: String?) async throws -> Int {
-        var arguments: [PostgresValue] = [.text(tenant), .text(recipient)]
-        var sql = "SELECT count(*) FROM response WHERE tenant = $1 AND recipient = $2"
-        if let app {
-            arguments.append(.text(app))
-            sql += " AND app_id = $3"
+        let arguments: [PostgresValue] = [.text(tenant), .text(recipient), app.map(PostgresValue.text) ?? .null]
+        let rows = try await database.read { db in
+            try db.query("SELECT count(*) FROM response WHERE tenant = $1 AND recipient = $2 AND \(Self.appMatches)", arguments)
         }
-        let (statement, bound) = (sql, arguments)
-        return Int(try await database.read { db in try db.query(statement, bound) }.first?[0].integer ?? 0)
+        return Int(rows.first?[0].integer ?? 0)
     }
+
+    /// One app's responses when `$3` names it, every app's when it is `NULL`.
+    static let appMatches = "($3::text IS NULL OR app_id = $3)"
 }
