@@ -4,13 +4,18 @@ public import ChimeServer
 import Foundation
 import Synchronization
 
-/// The event streams one node serves: it follows the database's event log (woken by `NOTIFY`, and when
-/// the next recorded fire becomes due, polling at least every `pollInterval`) and hands each event to the
-/// open streams of its tenant (and recipient, when a stream asked for one). A stream that resumes with
-/// `Last-Event-ID` first gets what it missed from the log — whichever node wrote it — then the live
-/// events, with no gap and no repeat: the feed hands a new stream only events past the position its replay
-/// reads up to, holds them until the replay is written, and skips those the client already had (another
-/// node's feed may have been ahead of this one's).
+/// The event streams one node serves: it follows the database's event log (woken by `NOTIFY`, and as
+/// recorded fires come within `lookahead` of their instants, polling at least every `pollInterval`) and
+/// hands each event to the open streams of its tenant (and recipient, when a stream asked for one). A
+/// stream that resumes with `Last-Event-ID` first gets what it missed from the log — whichever node wrote
+/// it — then the live events, with no gap and no repeat: the feed hands a new stream only events past the
+/// position its replay reads up to, holds them until the replay is written, and skips those the client
+/// already had (another node's feed may have been ahead of this one's).
+///
+/// Fires are recorded ahead of their instants, so the feed reads them ahead too: a task on the cooperative
+/// pool reads what becomes readable within `lookahead`, and a thread of the feed's own hands each event
+/// out at its instant — no query and no wait for a pool thread stands between the instant and the write
+/// to the streams.
 public final class TenantFeed: Sendable {
     struct Stream {
         let tenant: String
@@ -25,10 +30,21 @@ public final class TenantFeed: Sendable {
     struct State {
         /// The number of the last event handed out.
         var position: Int64 = 0
+        /// Events read ahead of their instants, in the log's order, not yet handed out.
+        var upcoming: [StoredEvent] = []
+        var upcomingStart = 0
+        /// The number of the last event read: `position`, or the last of `upcoming`.
+        var readThrough: Int64 = 0
+        /// Changes when `upcoming` is dropped, so a read begun before is not added to it.
+        var generation = 0
         var streams: [Int: Stream] = [:]
         /// The streams of each tenant, so an event is offered only to its own tenant's streams.
         var byTenant: [String: Set<Int>] = [:]
         var nextStream = 0
+        var stopped = false
+
+        var upcomingCount: Int { upcoming.count - upcomingStart }
+        var nextInstant: Date? { upcomingStart < upcoming.count ? upcoming[upcomingStart].readable : nil }
 
         mutating func add(_ id: Int, _ stream: Stream) {
             streams[id] = stream
@@ -40,16 +56,44 @@ public final class TenantFeed: Sendable {
             byTenant[stream.tenant]?.remove(id)
             if byTenant[stream.tenant]?.isEmpty == true { byTenant[stream.tenant] = nil }
         }
+
+        /// Forgets what was read ahead; the next read starts after the last event handed out.
+        mutating func dropUpcoming() {
+            upcoming = []
+            upcomingStart = 0
+            readThrough = position
+            generation += 1
+        }
+
+        /// The events read ahead whose instants have come, in order, stopping at the first that has not.
+        mutating func takeDue(now: Date) -> ArraySlice<StoredEvent> {
+            let start = upcomingStart
+            while upcomingStart < upcoming.count, upcoming[upcomingStart].readable <= now { upcomingStart += 1 }
+            let due = upcoming[start..<upcomingStart]
+            if upcomingStart == upcoming.count {
+                upcoming = []
+                upcomingStart = 0
+            } else if upcomingStart > 4_096, upcomingStart * 2 > upcoming.count {
+                upcoming.removeFirst(upcomingStart)
+                upcomingStart = 0
+            }
+            return due
+        }
     }
 
     let log: PostgresEventLog
     let state = Mutex(State())
     let wake = AsyncWake()
+    let alarm = ThreadAlarm()
     /// Bytes a reader may fall behind before its stream is closed (it reconnects and resumes).
     static let streamCapacity = 1 << 20
     static let pageSize = 1_000
     static let pollInterval: Duration = .seconds(1)
-    /// The shortest sleep before reading events that become readable, in seconds.
+    /// How far ahead of their instants events are read: well past a read's own time on a busy machine.
+    static let lookahead = 0.25
+    /// The most events held read ahead; the reader waits for them to be handed out before reading more.
+    static let upcomingCapacity = 20_000
+    /// The shortest sleep between reads of events that come within reach, in seconds.
     static let shortestWait = 0.001
 
     public init(log: PostgresEventLog) {
@@ -62,54 +106,95 @@ public final class TenantFeed: Sendable {
     public func run() async {
         do {
             let head = try await log.head(now: Date())
-            state.withLock { $0.position = head }
-        } catch {}
-        while !Task.isCancelled {
-            var wait = Self.pollInterval
-            do {
-                let (after, followed) = state.withLock { ($0.position, Set($0.byTenant.keys)) }
-                let page = try await log.events(after: after, limit: Self.pageSize, now: Date(), bodiesOf: followed)
-                // A tenant's first stream opened while the page was read without its bodies: read again.
-                if !page.events.isEmpty, !dispatch(page.events, readWithBodiesOf: followed) { continue }
-                if page.events.count == Self.pageSize { continue }
-                if let next = page.nextReadable {
-                    // A fire recorded ahead of its instant: read again the moment it is due — at most once
-                    // a millisecond, so a burst due a fraction of a millisecond apart costs one read per
-                    // millisecond, not one per event.
-                    wait = min(wait, .microseconds(Int64(max(Self.shortestWait, next.timeIntervalSinceNow) * 1_000_000)))
-                }
-            } catch {
-                // The database is away: try again after the poll interval.
+            state.withLock {
+                $0.position = head
+                $0.readThrough = head
             }
-            await wake.wait(upTo: wait)
+        } catch {}
+        let handOut = Thread { [self] in handOutForever() }
+        handOut.name = "chimed event feed"
+        handOut.qualityOfService = .userInteractive
+        handOut.start()
+        while !Task.isCancelled {
+            await wake.wait(upTo: await readAhead())
+        }
+        state.withLock { $0.stopped = true }
+        alarm.signal()
+    }
+
+    /// Reads the events that become readable within `lookahead` and gives them to the hand-out thread;
+    /// returns how long to wait before reading again (unless woken).
+    private func readAhead() async -> Duration {
+        var wait = Self.pollInterval
+        do {
+            while true {
+                let (after, followed, generation, held) = state.withLock {
+                    ($0.readThrough, Set($0.byTenant.keys), $0.generation, $0.upcomingCount)
+                }
+                // Full: the hand-out thread drains a quarter of the lookahead's worth before the next read.
+                if held >= Self.upcomingCapacity { return .milliseconds(Int64(Self.lookahead * 1_000 / 4)) }
+                let horizon = Date().addingTimeInterval(Self.lookahead)
+                let page = try await log.events(after: after, limit: Self.pageSize, now: horizon, bodiesOf: followed)
+                let added = state.withLock { state in
+                    // A tenant's first stream, opened meanwhile, dropped what was read ahead: read again.
+                    guard state.generation == generation, state.readThrough == after else { return false }
+                    if let last = page.events.last {
+                        state.upcoming.append(contentsOf: page.events)
+                        state.readThrough = last.sequence
+                    }
+                    return true
+                }
+                if !page.events.isEmpty { alarm.signal() }
+                if !added || page.events.count == Self.pageSize { continue }
+                if let next = page.nextReadable {
+                    // Read again when the next event has been within reach for half the lookahead: a burst
+                    // a fraction of a millisecond apart costs a read per half lookahead, not one per event.
+                    let due = next.timeIntervalSinceNow - Self.lookahead / 2
+                    wait = min(wait, .microseconds(Int64(max(Self.shortestWait, due) * 1_000_000)))
+                }
+                return wait
+            }
+        } catch {
+            // The database is away: try again after the poll interval.
+            return wait
+        }
+    }
+
+    /// The hand-out thread: sleeps until the next event read ahead is readable, then hands out every event
+    /// whose instant has come.
+    private func handOutForever() {
+        while true {
+            let (stopped, next) = state.withLock { state -> (Bool, Date?) in
+                guard !state.stopped else { return (true, nil) }
+                let due = state.takeDue(now: Date())
+                if !due.isEmpty { Self.dispatch(due, in: &state) }
+                return (false, state.nextInstant)
+            }
+            if stopped { return }
+            alarm.sleep(until: next ?? Date().addingTimeInterval(Self.lookahead))
         }
     }
 
     /// Something was written: read now rather than at the next poll.
     public func nudge() { wake.signal() }
 
-    /// Hands the events to their streams and moves past them; `false`, with nothing done, when a tenant
-    /// now followed was not when the events were read (their bodies were left out).
-    private func dispatch(_ events: [StoredEvent], readWithBodiesOf followed: Set<String>) -> Bool {
-        state.withLock { state in
-            guard state.byTenant.keys.allSatisfy(followed.contains) else { return false }
-            for event in events {
-                guard let ids = state.byTenant[event.tenant] else { continue }
-                let frame = Self.frame(event)
-                for id in ids {
-                    guard let stream = state.streams[id], stream.recipient == nil || stream.recipient == event.recipient,
-                        event.sequence > stream.resumesAfter
-                    else { continue }
-                    if stream.held != nil {
-                        state.streams[id]?.held?.append(frame)
-                    } else if stream.body.write(frame) != .written {
-                        state.remove(id)
-                    }
+    /// Hands the events to their streams and moves past them.
+    private static func dispatch(_ events: ArraySlice<StoredEvent>, in state: inout State) {
+        for event in events {
+            guard let ids = state.byTenant[event.tenant] else { continue }
+            let frame = Self.frame(event)
+            for id in ids {
+                guard let stream = state.streams[id], stream.recipient == nil || stream.recipient == event.recipient,
+                    event.sequence > stream.resumesAfter
+                else { continue }
+                if stream.held != nil {
+                    state.streams[id]?.held?.append(frame)
+                } else if stream.body.write(frame) != .written {
+                    state.remove(id)
                 }
             }
-            if let last = events.last { state.position = last.sequence }
-            return true
         }
+        if let last = events.last { state.position = last.sequence }
     }
 
     /// Opens a stream of the tenant's events (one recipient's, when given), replaying what came after
@@ -126,10 +211,15 @@ public final class TenantFeed: Sendable {
         if let lastEventID, let sequence = Int64(lastEventID), try await log.has(sequence: sequence, tenant: tenant) {
             resumesAfter = sequence
         }
-        let through = state.withLock { state in
+        let (through, dropped) = state.withLock { state in
+            // Events are read with the bodies of the tenants followed at the time: a tenant's first stream
+            // has what was read ahead read again, with its bodies.
+            let dropped = state.byTenant[tenant] == nil
             state.add(id, Stream(tenant: tenant, recipient: recipient, body: body, resumesAfter: resumesAfter ?? 0, held: []))
-            return state.position
+            if dropped { state.dropUpcoming() }
+            return (state.position, dropped)
         }
+        if dropped { nudge() }
         do {
             if lastEventID != nil {
                 if let resumesAfter {
@@ -165,43 +255,5 @@ public final class TenantFeed: Sendable {
 
     static func frame(_ event: StoredEvent) -> [UInt8] {
         ServerSentEvent(id: String(event.sequence), event: event.kind, data: String(decoding: event.body, as: UTF8.self)).encoded
-    }
-}
-
-/// A wake-up that may come before the wait: a signal while nobody waits is kept for the next wait.
-final class AsyncWake: Sendable {
-    private let state = Mutex<(signalled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-    func signal() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter
-            }
-            state.signalled = true
-            return nil
-        }
-        waiter?.resume()
-    }
-
-    /// Returns on a signal or after `timeout`, whichever comes first.
-    func wait(upTo timeout: Duration) async {
-        let timer = Task {
-            // A wait that ended by a signal cancels its timer, which then must not wake the next wait.
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            self.signal()
-        }
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state -> Bool in
-                if state.signalled {
-                    state.signalled = false
-                    return true
-                }
-                state.waiter = continuation
-                return false
-            }
-            if now { continuation.resume() }
-        }
-        timer.cancel()
     }
 }
