@@ -8,7 +8,7 @@ import Testing
 
 /// The web center in a real browser against a real chimed, for what the other suites leave unseen: how
 /// soon a notification reaches every open tab, clearing from the page, authorization and focus both
-/// ways, and Korean.
+/// ways, Korean, and a phone's width.
 @Suite("Web center: what the user sees", .serialized)
 struct WebCenterCoverageTests {
     static let app = "com.example.meetings"
@@ -198,6 +198,69 @@ struct WebCenterCoverageTests {
                 throw error
             }
             await korean.quit()
+        }
+    }
+
+    /// At a phone's 360 px the center scrolls only down: a long unbroken title and body, a long
+    /// subtitle, many buttons, a reply box, a wide image and an app known only by its long identifier
+    /// all fit, the stack collapsed and expanded; and so does the app's entry in the settings.
+    @Test func atThreeHundredSixtyPixelsNothingScrollsSideways() async throws {
+        let session = try await WebCenterSession.start()
+        let browser = session.browser
+        let app = "com.example.organisation.departmentofverylongnames.meetingplanner"
+        try await session.run {
+            try await session.setCategories(
+                """
+                [{"identifier": "busy", "categorySummaryFormat": "%u more from the planning committee",
+                  "actions": [{"identifier": "accept", "title": "Accept the invitation for everyone"},
+                              {"identifier": "tentative", "title": "Tentatively"},
+                              {"identifier": "delegate", "title": "Delegate to someone else"},
+                              {"identifier": "decline", "title": "Decline", "options": ["destructive"],
+                               "textInput": {"buttonTitle": "Send the reason", "placeholder": "Tell them why you cannot come to this one"}}]}]
+                """, app: app)
+            let image = session.home.root.appendingPathComponent("wide.png").path
+            try await WebCenterTests.picture(image, size: "1600x200")
+            let title = String(repeating: "Quarterlyplanningreview", count: 8)
+            let body =
+                "Agenda at https://example.com/" + String(repeating: "averyveryverylongpathsegment/", count: 10) + " "
+                + String(repeating: "가나다라마바사", count: 12)
+            await session.add(["--app", app, "--category", "busy", "--thread", "plan", "--id", "first", "Short one"])
+            await session.add([
+                "--app", app, "--category", "busy", "--thread", "plan", "--id", "long", "--badge", "12", "--level", "time-sensitive",
+                "--subtitle", String(repeating: "Subtitlewithoutanyspaces", count: 6), "--attach", image, title, body,
+            ])
+            try await browser.wait("li[data-id='long'] .summary", showing: "1 more from the planning committee")
+            try await browser.resize(width: 360, height: 800)
+            #expect(try await browser.script("return window.innerWidth") as? Int == 360)
+            // How wide the page is, and what reaches past its right edge (in the page's coordinates: a
+            // click may have scrolled it sideways).
+            let overflow = """
+                const page = document.scrollingElement;
+                const right = (e) => e.getBoundingClientRect().right + page.scrollLeft;
+                const wide = [...document.querySelectorAll('body *')]
+                  .filter((e) => e.getClientRects().length && right(e) > page.clientWidth + 0.5)
+                  .map((e) => `${e.tagName}.${e.className} ${Math.round(right(e))}`);
+                return { scrollWidth: page.scrollWidth, clientWidth: page.clientWidth, wide: wide.slice(0, 8) };
+                """
+            try await eventually("the image loaded") {
+                try await browser.script("const i = document.querySelector(\"li[data-id='long'] img\"); return i.complete && i.naturalWidth > 0") as? Bool == true
+            }
+            for state in ["collapsed", "expanded", "settings"] {
+                if state == "expanded" {
+                    try await browser.click("section[data-app='\(app)'] .stack-toggle")
+                    try await browser.wait("li[data-id='first']", showing: "Short one")
+                }
+                if state == "settings" {
+                    try await browser.click("nav a[href='#settings']")
+                    try await browser.click("#settings details[data-app='\(app)'] summary")
+                    try await browser.wait("#settings details[data-app='\(app)'] label", showing: "Show Previews")
+                }
+                let measured = try #require(try await browser.script(overflow) as? [String: Any])
+                let scrollWidth = measured["scrollWidth"] as? Int ?? .max
+                let clientWidth = measured["clientWidth"] as? Int ?? 0
+                #expect(clientWidth > 300 && scrollWidth <= clientWidth, "\(state): \(measured)")
+                #expect((measured["wide"] as? [Any])?.isEmpty == true, "\(state): wider than the page: \(measured)")
+            }
         }
     }
 }
