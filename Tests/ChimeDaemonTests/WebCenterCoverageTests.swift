@@ -2,13 +2,14 @@ import ChimeAPI
 import ChimeCLI
 import ChimeClient
 import ChimeCore
+import ChimeSQLite
 import ChimeTestSupport
 import Foundation
 import Testing
 
 /// The web center in a real browser against a real chimed, for what the other suites leave unseen: how
 /// soon a notification reaches every open tab, clearing from the page, authorization and focus both
-/// ways, Korean, and a phone's width.
+/// ways, Korean, a phone's width, attachments, late deliveries and a locked stack.
 @Suite("Web center: what the user sees", .serialized)
 struct WebCenterCoverageTests {
     static let app = "com.example.meetings"
@@ -262,5 +263,133 @@ struct WebCenterCoverageTests {
                 #expect((measured["wide"] as? [Any])?.isEmpty == true, "\(state): wider than the page: \(measured)")
             }
         }
+    }
+
+    /// A WAV file of half a second's tone (16-bit mono PCM), which chimed takes as an audio attachment.
+    static func sound(_ path: String) throws {
+        let rate = 8000
+        let samples = rate / 2
+        var bytes: [UInt8] = []
+        func append<Integer: FixedWidthInteger>(_ value: Integer) { bytes += withUnsafeBytes(of: value.littleEndian, Array.init) }
+        bytes += Array("RIFF".utf8)
+        append(UInt32(36 + samples * 2))
+        bytes += Array("WAVEfmt ".utf8)
+        append(UInt32(16))
+        append(UInt16(1))
+        append(UInt16(1))
+        append(UInt32(rate))
+        append(UInt32(rate * 2))
+        append(UInt16(2))
+        append(UInt16(16))
+        bytes += Array("data".utf8)
+        append(UInt32(samples * 2))
+        for index in 0..<samples { append(Int16(sin(Double(index) * 2 * .pi * 440 / Double(rate)) * 8000)) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// An image attachment shows, loaded from its signed address; a sound is a player of its own signed
+    /// address that loads it.
+    @Test func attachmentsShowAsAnImageAndAPlayer() async throws {
+        let session = try await WebCenterSession.start()
+        let browser = session.browser
+        try await session.run {
+            let image = session.home.root.appendingPathComponent("beach.png").path
+            try await WebCenterTests.picture(image)
+            let tone = session.home.root.appendingPathComponent("tone.wav").path
+            try Self.sound(tone)
+            await session.add(["--app", Self.app, "--id", "beach", "--attach", image, "--attach", tone, "Beach", "Listen to the waves"])
+            let item = "li[data-id='beach']"
+            try await browser.wait(item, showing: "Listen to the waves")
+            let signed = "/web/attachments/\(Self.app)/beach/"
+            let imageSource = try #require(try await browser.attribute("\(item) .attachments img", "src"))
+            #expect(imageSource.hasPrefix(try session.origin + signed) && imageSource.contains("expires=") && imageSource.contains("signature="), "\(imageSource)")
+            try await eventually("the image loaded") {
+                try await browser.script("const i = document.querySelector(\"\(item) .attachments img\"); return i.complete && i.naturalWidth") as? Int == 96
+            }
+            #expect(try await browser.script("return document.querySelector(\"\(item) .attachments img\").naturalHeight") as? Int == 64)
+            #expect(try await browser.attribute("\(item) .attachments img", "alt")?.hasPrefix("Image: ") == true)
+
+            let soundSource = try #require(try await browser.attribute("\(item) .attachments audio[controls]", "src"))
+            #expect(soundSource.hasPrefix(try session.origin + signed) && soundSource.contains("signature=") && soundSource != imageSource, "\(soundSource)")
+            #expect(try await browser.attribute("\(item) .attachments audio", "aria-label")?.hasPrefix("Sound: ") == true)
+            _ = try await browser.script("const a = document.querySelector(\"\(item) .attachments audio\"); a.preload = 'auto'; a.load()")
+            try await eventually("the sound loaded") {
+                let duration = try await browser.script("const a = document.querySelector(\"\(item) .attachments audio\"); return a.readyState >= 1 ? a.duration : 0")
+                return ((duration as? Double) ?? 0) > 0.4
+            }
+            #expect(try await browser.script("return document.querySelector(\"\(item) .attachments audio\").error === null") as? Bool == true)
+        }
+    }
+
+    /// A notification due while chimed was stopped is delivered when it starts again, marked late with
+    /// the time it was due; one on time is not.
+    @Test func aLateDeliveryIsMarkedLate() async throws {
+        let home = try DaemonHome()
+        var daemon = try await home.start()
+        #expect(await WebCenterSession.chime(["add", "--app", Self.app, "--id", "missed", "--in", "1h", "Standup", "In the big room"], home).exitCode == .success)
+        #expect(await daemon.terminate() == 0)
+        // While chimed was stopped, its due time passed five minutes ago (beyond the minute a fire may be late).
+        let due = Date().addingTimeInterval(-300)
+        let db = try SQLiteConnection(path: home.paths.storeFile.path, flags: [.readWrite])
+        try db.execute("UPDATE pending SET next_fire = ? WHERE request_id = 'missed'", arguments: [.real(due.timeIntervalSinceReferenceDate)])
+        _ = db  // closed when it goes out of scope
+
+        daemon = try await home.start()
+        let session = try await WebCenterSession.open(home: home, daemon: daemon)
+        let browser = session.browser
+        try await session.run {
+            await session.add(["--app", Self.other, "--id", "ontime", "On time"])
+            try await browser.wait("li[data-id='ontime']", showing: "On time")
+            let late = try await browser.wait("li[data-id='missed'] .late", showing: "late — due ")
+            let expected = try await browser.script("""
+                return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+                  .format(new Date(\(Int(due.timeIntervalSince1970 * 1000))))
+                """) as? String
+            #expect(late == "late — due \(expected ?? "?")")
+            #expect(try await browser.count("li[data-id='ontime'] .late") == 0)
+        }
+    }
+
+    /// While the session is locked, a stack whose previews show only when unlocked gives away nothing:
+    /// its newest says "Notification" under "2 more notifications" (not the category's summary), and
+    /// expanded, every one of the stack says only "Notification".
+    @Test func aLockedStackShowsOnlyHowManyThereAre() async throws {
+        let bus = try await PrivateBus.start()
+        var options = FakeNotificationServer.Options()
+        options.logind = true
+        let server = try await FakeNotificationServer.start(on: bus, options: options)
+        let session = try await WebCenterSession.start(bus: bus, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "XDG_SESSION_ID": "7"])
+        let browser = session.browser
+        try await session.run {
+            try await session.setCategories(meetingCategories, app: Self.app)
+            #expect(await session.chime(["apps", "allow", Self.app]).exitCode == .success)
+            #expect(await session.chime(["apps", "settings", Self.app, "--previews", "when-unlocked"]).exitCode == .success)
+            let texts = [("c1", "Lunch on Friday?", "Ann invites you"), ("c2", "Coffee?", "Ann: at 3?"), ("c3", "Dinner?", "Ann: at 8?")]
+            for (identifier, title, body) in texts {
+                await session.add(["--app", Self.app, "--category", "invite", "--thread", "ann", "--id", identifier, title, body])
+            }
+            let stack = "section[data-app='\(Self.app)'] ul[data-thread='ann']"
+            try await browser.wait("\(stack) li[data-id='c3'] .summary", showing: "2 more invitations")
+
+            try await server.setLocked(true)
+            try await browser.wait("#center .notice", showing: "The session is locked")
+            try await browser.wait("\(stack) li[data-id='c3'].hidden-preview .body", showing: "Notification")
+            try await browser.wait("\(stack) li[data-id='c3'] .summary", showing: "2 more notifications")
+            try await browser.wait("section[data-app='\(Self.app)'] .count", showing: "3 notifications")
+            let shown = try await browser.script("return document.getElementById('center').textContent") as? String ?? ""
+            for (_, title, body) in texts {
+                #expect(!shown.contains(title) && !shown.contains(body), "\(title) / \(body) shows while locked: \(shown)")
+            }
+            #expect(!shown.contains("invitations"), "the category's summary is preview text too")
+            try await browser.click("section[data-app='\(Self.app)'] .stack-toggle")
+            try await eventually("all three shown") { try await browser.count("\(stack) li.notification") == 3 }
+            #expect(try await browser.count("\(stack) li.notification.hidden-preview") == 3)
+            #expect(try await browser.count("\(stack) li.notification .title") == 0)
+
+            try await server.setLocked(false)
+            try await browser.wait("\(stack) li[data-id='c1']:not(.hidden-preview) .body", showing: "Ann invites you")
+        }
+        await server.stop()
+        await bus.stop()
     }
 }
