@@ -89,6 +89,66 @@ struct WebCenterTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// A cross-site request with the browser's session cookie (another site's form or script), or one
+    /// without the session's token, may neither answer a notification nor clear the list: each is refused
+    /// and changes nothing; the same requests from the center's own page do.
+    @Test func crossSiteAnswersAndClearsAreRefusedAndChangeNothing() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let port = try #require(home.httpPort)
+        let host = "127.0.0.1:\(port)"
+        func exchange(_ method: String, _ path: String, body: String? = nil, headers: [String] = []) throws -> RawHTTPConnection.Answer {
+            let raw = try RawHTTPConnection(loopbackPort: port)
+            raw.request(method, path, token: nil, body: body, host: host, extraHeaders: headers)
+            return try raw.answer()
+        }
+        let app = "com.example.meetings"
+        for identifier in ["lunch", "coffee"] {
+            #expect(await chime(["add", "--app", app, "--id", identifier, "Lunch?"], home).exitCode == .success)
+        }
+        let url = try await loginURL(home)
+        let login = try exchange("GET", String(url.dropFirst("http://\(host)".count)))
+        let pairs = login.values(of: "set-cookie").map { String($0.split(separator: ";")[0]) }
+        let cookie = "Cookie: " + pairs.joined(separator: "; ")
+        let csrf = String(try #require(pairs.first { $0.hasPrefix("chime_csrf=") }).dropFirst("chime_csrf=".count))
+        let respond = "/v1/apps/\(app)/delivered/lunch/response"
+        let clear = "/v1/apps/\(app)/delivered"
+        let open = #"{"kind":"open"}"#
+        let all = #"{"all":true}"#
+        let refusals: [(String, String, String, [String])] = [
+            ("POST", respond, open, [cookie, "X-Chime-CSRF: \(csrf)", "Origin: http://evil.example"]),
+            ("POST", respond, open, [cookie, "Origin: http://evil.example"]),
+            ("POST", respond, open, [cookie]),
+            ("POST", respond, open, [cookie, "X-Chime-CSRF: \(String(csrf.reversed()))", "Origin: http://\(host)"]),
+            ("POST", respond, open, [cookie, "X-Chime-CSRF: \(csrf)", "Origin: null"]),
+            ("DELETE", clear, all, [cookie, "X-Chime-CSRF: \(csrf)", "Origin: http://evil.example"]),
+            ("DELETE", clear, all, [cookie, "Origin: http://evil.example"]),
+            ("DELETE", clear, all, [cookie, "X-Chime-CSRF: wrong"]),
+        ]
+        for (method, path, body, headers) in refusals {
+            let refused = try exchange(method, path, body: body, headers: headers)
+            #expect(refused.status == 403, "\(method) \(path) with \(headers.dropFirst()) answered \(refused.status): \(refused.text)")
+        }
+        // Nothing changed: both still listed, and no answer waits for the app.
+        let delivered = await chime(["delivered", "--app", app, "--json"], home).standardOutput
+        #expect(delivered.contains(#""lunch""#) && delivered.contains(#""coffee""#), "\(delivered)")
+        #expect(!(await chime(["responses", "--app", app, "--json"], home).standardOutput.contains(#""lunch""#)))
+
+        // From the center's own page, both are taken.
+        let own = [cookie, "X-Chime-CSRF: \(csrf)", "Origin: http://\(host)"]
+        let answered = try exchange("POST", respond, body: open, headers: own)
+        #expect(answered.status == 200, "\(answered.text)")
+        try await eventually("the answer waits for the app") {
+            await chime(["responses", "--app", app, "--json"], home).standardOutput.contains(#""lunch""#)
+        }
+        let cleared = try exchange("DELETE", clear, body: all, headers: own)
+        #expect(cleared.status == 200, "\(cleared.text)")
+        try await eventually("the list cleared") {
+            !(await chime(["delivered", "--app", app, "--json"], home).standardOutput.contains(#""coffee""#))
+        }
+        #expect(await daemon.terminate() == 0)
+    }
+
     /// An image made by ImageMagick (a real PNG the page can show).
     static func picture(_ path: String, size: String = "96x64") async throws {
         let convert = try Tool.path("convert", package: "imagemagick")

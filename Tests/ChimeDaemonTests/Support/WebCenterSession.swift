@@ -19,6 +19,11 @@ struct WebCenterSession {
     ) async throws -> WebCenterSession {
         let home = try DaemonHome()
         let daemon = try await home.start(extra, bus: bus, environment: environment)
+        return try await open(home: home, daemon: daemon, language: language)
+    }
+
+    /// Starts a headless Chromium against a chimed already running in `home`, and logs it in.
+    static func open(home: DaemonHome, daemon: RunningDaemon, language: String = "en-US") async throws -> WebCenterSession {
         let browser = try await WebBrowser(language: language)
         let session = WebCenterSession(home: home, daemon: daemon, browser: browser)
         do {
