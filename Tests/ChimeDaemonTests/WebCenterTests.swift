@@ -246,6 +246,46 @@ struct WebCenterTests {
         #expect(DaemonCommand.helpText.contains("anyone on the network path can read"))
     }
 
+    /// `chime web --open` hands the link to the desktop's opener (xdg-open, as a user's desktop has it),
+    /// prints the same link, and that link lets the browser in once; an opener that fails is reported and
+    /// the link is still printed to open by hand.
+    @Test func chimeWebOpenHandsTheLinkToTheDesktopsOpener() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let port = try #require(home.httpPort)
+        let bin = home.root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let opened = home.root.appendingPathComponent("opened")
+        let opener = bin.appendingPathComponent("xdg-open")
+        func writeOpener(exitStatus: Int) throws {
+            try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(opened.path)'\nexit \(exitStatus)\n".write(to: opener, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+        }
+        var environment = home.environment
+        environment["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+
+        try writeOpener(exitStatus: 0)
+        let web = try ChildProcess(DaemonHome.chimeExecutable, ["web", "--open", "--json"], environment: environment, name: "chime web --open")
+        #expect(await web.exitStatus() == 0)
+        let printed = try JSONSerialization.jsonObject(with: Data(try await web.output.allLines().joined().utf8)) as? [String: Any]
+        let url = try #require(printed?["url"] as? String)
+        #expect(url.hasPrefix("http://127.0.0.1:\(port)/login?code="), "\(url)")
+        #expect(try String(contentsOf: opened, encoding: .utf8) == url + "\n", "the opener got exactly the printed link")
+        #expect(try await web.errors.allLines().isEmpty)
+        let raw = try RawHTTPConnection(loopbackPort: port)
+        raw.request("GET", String(url.dropFirst("http://127.0.0.1:\(port)".count)), token: nil, host: "127.0.0.1:\(port)")
+        let login = try raw.answer()
+        #expect(login.status == 303 && login.headers["location"] == "/" && !login.values(of: "set-cookie").isEmpty)
+
+        try writeOpener(exitStatus: 3)
+        let failing = try ChildProcess(DaemonHome.chimeExecutable, ["web", "--open"], environment: environment, name: "chime web --open (failing opener)")
+        #expect(await failing.exitStatus() == 0)
+        #expect(try await failing.errors.allLines().joined().contains("open the link yourself"))
+        let lines = try await failing.output.allLines()
+        #expect(lines.first?.contains("http://127.0.0.1:\(port)/login?code=") == true, "\(lines)")
+        #expect(await daemon.terminate() == 0)
+    }
+
     @Test func withoutALoopbackAddressChimeWebSaysWhy() async throws {
         let home = try DaemonHome()
         let daemon = try await home.start(["--http", "none"])
