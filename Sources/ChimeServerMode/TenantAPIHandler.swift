@@ -18,6 +18,8 @@ import Foundation
 /// DELETE /v1/recipients/{recipient}/apps/{app}/pending  {"identifiers":[…]} or {"all":true}
 /// POST   /v1/recipients/{recipient}/apps/{app}/delivered/{id}/response   what the recipient did
 /// GET    /v1/recipients/{recipient}/responses?app=&limit=&cursor=
+/// GET    /v1/recipients/{recipient}/devices                  a recipient's devices (APNs, Web Push, webhooks)
+/// GET|PUT|DELETE /v1/recipients/{recipient}/devices/{device}
 /// GET    /v1/apps/{app}/strings                         the app's strings tables by language
 /// GET|PUT|DELETE /v1/apps/{app}/strings/{language}      one table (a Localizable.strings file)
 /// GET    /v1/events?recipient=                          the tenant's deliveries and responses (SSE)
@@ -127,6 +129,17 @@ public final class TenantAPIHandler: HTTPHandler {
         } else if let values = Self.match(head.method, segments, "GET", ["v1", "recipients", "*", "responses"]) {
             let recipient = values[0]
             return try .json(try await service.responses(recipient: recipient, app: head.queryValue("app"), try Self.page(head), key: key))
+        } else if let values = Self.match(head.method, segments, "GET", ["v1", "recipients", "*", "devices"]) {
+            return try .json(try await service.devices(recipient: values[0], key: key))
+        } else if let values = Self.match(head.method, segments, "GET", ["v1", "recipients", "*", "devices", "*"]) {
+            return try .json(try await service.device(recipient: values[0], device: values[1], key: key))
+        } else if let values = Self.match(head.method, segments, "PUT", ["v1", "recipients", "*", "devices", "*"]) {
+            let body = try Self.decode(DeviceBody.self, request)
+            let saved = try await service.saveDevice(recipient: values[0], device: values[1], body, key: key, now: now)
+            return try .json(saved.item, status: saved.created ? 201 : 200)
+        } else if let values = Self.match(head.method, segments, "DELETE", ["v1", "recipients", "*", "devices", "*"]) {
+            try await service.removeDevice(recipient: values[0], device: values[1], key: key)
+            return HTTPResponse(status: 204)
         } else if let values = Self.match(head.method, segments, "GET", ["v1", "apps", "*", "strings"]) {
             return try .json(try await service.strings(app: values[0], key: key))
         } else if let values = Self.match(head.method, segments, "GET", ["v1", "apps", "*", "strings", "*"]) {
@@ -170,6 +183,7 @@ public final class TenantAPIHandler: HTTPHandler {
         "GET /v1/status", "GET /v1/openapi.json", "POST /v1/notifications",
         "GET /v1/recipients/*", "PUT /v1/recipients/*", "GET /v1/recipients/*/pending", "GET /v1/recipients/*/delivered",
         "DELETE /v1/recipients/*/apps/*/pending", "POST /v1/recipients/*/apps/*/delivered/*/response", "GET /v1/recipients/*/responses",
+        "GET /v1/recipients/*/devices", "GET /v1/recipients/*/devices/*", "PUT /v1/recipients/*/devices/*", "DELETE /v1/recipients/*/devices/*",
         "GET /v1/apps/*/strings", "GET /v1/apps/*/strings/*", "PUT /v1/apps/*/strings/*", "DELETE /v1/apps/*/strings/*",
         "GET /v1/events", "GET /v1/keys", "POST /v1/keys", "DELETE /v1/keys/*",
     ]

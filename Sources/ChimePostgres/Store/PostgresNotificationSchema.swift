@@ -162,5 +162,32 @@ enum PostgresNotificationSchema {
 
                 ALTER TABLE event ADD COLUMN kind text NOT NULL DEFAULT 'delivered';
                 """),
+        // Server mode: recipients' devices and subscriptions (APNs, Web Push, webhooks). An APNs token or a
+        // push subscription reaches one person, so one recipient of a tenant holds it at a time; many
+        // recipients may share a webhook.
+        PostgresMigration(
+            version: 5, name: "recipients' devices",
+            sql: """
+                CREATE TABLE device (
+                    tenant text COLLATE "C" NOT NULL,
+                    recipient text COLLATE "C" NOT NULL,
+                    device_id text COLLATE "C" NOT NULL,
+                    channel text COLLATE "C" NOT NULL,
+                    -- The webhook's URL, the APNs token or the push service's endpoint.
+                    address text COLLATE "C" NOT NULL,
+                    topic text,
+                    environment text,
+                    p256dh text,
+                    auth text,
+                    enabled boolean NOT NULL,
+                    disabled_reason text,
+                    disabled double precision,
+                    created double precision NOT NULL,
+                    updated double precision NOT NULL,
+                    PRIMARY KEY (tenant, recipient, device_id),
+                    FOREIGN KEY (tenant, recipient) REFERENCES recipient (tenant, recipient_id) ON DELETE CASCADE
+                );
+                CREATE UNIQUE INDEX device_by_address ON device (tenant, channel, address) WHERE channel <> 'webhook';
+                """),
     ]
 }

@@ -1,0 +1,111 @@
+public import Foundation
+
+// Server mode's devices: where a recipient's notifications can be delivered (APNs, Web Push, webhooks).
+
+/// `PUT /v1/recipients/{recipient}/devices/{device}`: the channel, and the one address object that names
+/// it (`apns`, `webpush` or `webhook`).
+///
+/// ```json
+/// {"channel": "apns", "apns": {"token": "7f3c…", "topic": "com.example.app", "environment": "production"}}
+/// {"channel": "webpush", "webpush": {"endpoint": "https://push.example/…", "keys": {"p256dh": "BO…", "auth": "k3…"}}}
+/// {"channel": "webhook", "webhook": {"url": "https://hooks.example.com/chime"}}
+/// ```
+public struct DeviceBody: Codable, Sendable, Hashable {
+    public var channel: String
+    /// `false` registers the device turned off; it is on when left out.
+    public var enabled: Bool?
+    public var apns: APNsAddress?
+    public var webpush: WebPushAddress?
+    public var webhook: WebhookAddress?
+
+    public init(channel: String, enabled: Bool? = nil, apns: APNsAddress? = nil, webpush: WebPushAddress? = nil, webhook: WebhookAddress? = nil) {
+        self.channel = channel
+        self.enabled = enabled
+        self.apns = apns
+        self.webpush = webpush
+        self.webhook = webhook
+    }
+}
+
+public struct APNsAddress: Codable, Sendable, Hashable {
+    /// The device token, hexadecimal.
+    public var token: String
+    /// The app's bundle identifier (APNs' `apns-topic`).
+    public var topic: String
+    /// `production` (when left out) or `development`: the APNs environment that issued the token.
+    public var environment: String?
+
+    public init(token: String, topic: String, environment: String? = nil) {
+        self.token = token
+        self.topic = topic
+        self.environment = environment
+    }
+}
+
+/// A browser's `PushSubscription` as `JSON.stringify` gives it (`expirationTime` is read and ignored).
+public struct WebPushAddress: Codable, Sendable, Hashable {
+    public struct Keys: Codable, Sendable, Hashable {
+        public var p256dh: String
+        public var auth: String
+
+        public init(p256dh: String, auth: String) {
+            self.p256dh = p256dh
+            self.auth = auth
+        }
+    }
+
+    public var endpoint: String
+    public var keys: Keys
+
+    public init(endpoint: String, keys: Keys) {
+        self.endpoint = endpoint
+        self.keys = keys
+    }
+}
+
+public struct WebhookAddress: Codable, Sendable, Hashable {
+    public var url: String
+
+    public init(url: String) {
+        self.url = url
+    }
+}
+
+/// A device as registered, and whether a channel turned it off (`disabledReason`, `disabledAt`).
+public struct DeviceItem: Codable, Sendable, Hashable {
+    public var id: String
+    public var channel: String
+    public var enabled: Bool
+    public var apns: APNsAddress?
+    public var webpush: WebPushAddress?
+    public var webhook: WebhookAddress?
+    public var disabledReason: String?
+    public var disabledAt: Date?
+    public var created: Date
+    public var updated: Date
+
+    public init(
+        id: String, channel: String, enabled: Bool, apns: APNsAddress? = nil, webpush: WebPushAddress? = nil, webhook: WebhookAddress? = nil,
+        disabledReason: String? = nil, disabledAt: Date? = nil, created: Date, updated: Date
+    ) {
+        self.id = id
+        self.channel = channel
+        self.enabled = enabled
+        self.apns = apns
+        self.webpush = webpush
+        self.webhook = webhook
+        self.disabledReason = disabledReason
+        self.disabledAt = disabledAt
+        self.created = created
+        self.updated = updated
+    }
+}
+
+/// `GET /v1/recipients/{recipient}/devices`: all of them (a recipient has at most 100), by identifier.
+public struct DeviceList: Codable, Sendable, Hashable {
+    public var items: [DeviceItem]
+
+    public init(items: [DeviceItem]) {
+        self.items = items
+    }
+}
