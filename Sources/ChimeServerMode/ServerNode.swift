@@ -100,11 +100,12 @@ public final class ServerNode: Sendable {
                 if claimed == configuration.claimer.batchSize { continue }
                 let next = try await claimer.nextDue()
                 let bound = Date().addingTimeInterval(Double(configuration.pollInterval.components.seconds))
-                // Claims reach `lead` ahead. Waking when the next fire is 80% of it away leaves that fire 80 ms
-                // for its claim to commit and for the streams' feeds to read it, and the claim a window of 20
-                // ms. A fire costs about a quarter of a millisecond of the node's and PostgreSQL's CPU, so
-                // waking at half the lead (a 50 ms window of a 5,000-a-second burst: 250 fires) used up its
-                // 50 ms margin, and streams saw a window's first fires up to 100 ms late.
+                // Claims reach `lead` ahead. Waking when the next fire is 80% of it away leaves that fire most
+                // of the lead for its claim to commit and for the streams' feeds to read it, and the claim a
+                // window of a fifth of it. A fire costs about a quarter of a millisecond of the node's and
+                // PostgreSQL's CPU, so waking at half the lead (a 50 ms window of a 5,000-a-second burst, 250
+                // fires, with a 100 ms lead) used up its margin, and streams saw a window's first fires up
+                // to 100 ms late.
                 let until = min(next.map { $0.addingTimeInterval(-configuration.claimer.lead * 0.8) } ?? bound, bound)
                 let wait = until.timeIntervalSinceNow
                 // A due request another node holds: back off a little instead of spinning on it.

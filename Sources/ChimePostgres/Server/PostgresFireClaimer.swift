@@ -47,7 +47,8 @@ public struct ResolvedText: Sendable, Hashable {
 /// readable from that instant (`PostgresEventLog`), so a stream sees it on time even though the claim's
 /// transaction (tens of milliseconds for a full batch) ran before. Nothing depends on the node after the
 /// commit: a node that dies then has already made the fire, and every node's readers show it when due.
-/// The price is the lead itself: a request removed less than `lead` before it is due may still fire.
+/// The price is the lead itself: a request removed less than `lead` before it is due may still fire, and
+/// the delivered list holds a fire's row before its instant (its pages skip such rows).
 public final class PostgresFireClaimer: Sendable {
     public struct Configuration: Sendable {
         /// Requests claimed in one transaction.
@@ -56,8 +57,10 @@ public final class PostgresFireClaimer: Sendable {
         public var misfireTolerance: TimeInterval = 60
         /// How long a claim may sit without progress before PostgreSQL ends it and frees its rows.
         public var lease: Duration = .seconds(3)
-        /// How far ahead of their due instant fires are claimed and recorded.
-        public var lead: TimeInterval = 0.1
+        /// How far ahead of their due instant fires are claimed and recorded: 200 ms, because a claim and
+        /// the feeds' reads that follow it cost tens of milliseconds on a busy two-core machine, and with
+        /// 100 ms a burst's streams saw one fire in a hundred 35–100 ms late (BENCHMARKS.md).
+        public var lead: TimeInterval = 0.2
         public init() {}
     }
 

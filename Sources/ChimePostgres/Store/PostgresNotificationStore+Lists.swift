@@ -92,9 +92,12 @@ extension PostgresNotificationStore {
         ].compactMap { $0 }
     }
 
+    /// Fires are recorded ahead of their instants (`PostgresFireClaimer`), so the delivered list, like a
+    /// stream, shows a notification only once its instant has come.
     public func deliveredPage(appIdentifier: String?, after position: DeliveredListPosition?, limit: Int) async throws -> [DeliveredListEntry] {
         precondition(limit >= 1, "a page holds at least one notification")
         let scope = scope
+        let now = PostgresValue.date(Date())
         let rows = try await database.snapshot { db -> [(app: String, row: [PostgresValue])] in
             // One app at a time, newest first: one range of (app_id, sequence) cannot give apps ascending
             // with sequences descending. Each app costs one more seek, not a scan.
@@ -111,9 +114,10 @@ extension PostgresNotificationStore {
                 let page = try db.query(
                     """
                     SELECT sequence, notification FROM delivered WHERE tenant = $1 AND recipient = $2 AND app_id = $3 AND sequence < $4
+                        AND date <= $6
                     ORDER BY sequence DESC LIMIT $5
                     """,
-                    scope + [.text(app), .integer(before ?? .max), .integer(Int64(limit - rows.count))])
+                    scope + [.text(app), .integer(before ?? .max), .integer(Int64(limit - rows.count)), now])
                 rows += page.map { (app, $0) }
                 guard appIdentifier == nil, rows.count < limit else { break }
                 next = try Self.nextDeliveredApp(after: app, scope: scope, in: db).map { ($0, nil) }
@@ -129,7 +133,13 @@ extension PostgresNotificationStore {
     }
 
     public func deliveredTotal(appIdentifier: String?) async throws -> Int {
-        try await count(of: "delivered", appIdentifier: appIdentifier)
+        let arguments = scope + [appIdentifier.map(PostgresValue.text) ?? .null, .date(Date())]
+        let rows = try await database.read { db in
+            try db.query(
+                "SELECT count(*) FROM delivered WHERE tenant = $1 AND recipient = $2 AND ($3::text IS NULL OR app_id = $3) AND date <= $4", arguments)
+        }
+        guard let count = rows.first?.first?.integer else { throw PostgresError.unexpectedResult("a count") }
+        return Int(count)
     }
 
     /// The first app after `appIdentifier` (the first of all when `nil`) that has delivered notifications.
