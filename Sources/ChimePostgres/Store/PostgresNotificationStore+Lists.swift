@@ -98,31 +98,18 @@ extension PostgresNotificationStore {
         precondition(limit >= 1, "a page holds at least one notification")
         let scope = scope
         let now = PostgresValue.date(Date())
-        let rows = try await database.snapshot { db -> [(app: String, row: [PostgresValue])] in
-            // One app at a time, newest first: one range of (app_id, sequence) cannot give apps ascending
-            // with sequences descending. Each app costs one more seek, not a scan.
-            var next: (app: String, before: Int64?)?
-            switch (appIdentifier, position) {
-            case (let app?, let position?) where position.appIdentifier == app: next = (app, position.sequence)
-            case (let app?, let position?): next = position.appIdentifier.precedesInByteOrder(app) ? (app, nil) : nil
-            case (let app?, nil): next = (app, nil)
-            case (nil, let position?): next = (position.appIdentifier, position.sequence)
-            case (nil, nil): next = try Self.nextDeliveredApp(after: nil, scope: scope, in: db).map { ($0, nil) }
-            }
-            var rows: [(app: String, row: [PostgresValue])] = []
-            while case let (app, before)? = next, rows.count < limit {
-                let page = try db.query(
-                    """
-                    SELECT sequence, notification FROM delivered WHERE tenant = $1 AND recipient = $2 AND app_id = $3 AND sequence < $4
-                        AND date <= $6
-                    ORDER BY sequence DESC LIMIT $5
-                    """,
-                    scope + [.text(app), .integer(before ?? .max), .integer(Int64(limit - rows.count)), now])
-                rows += page.map { (app, $0) }
-                guard appIdentifier == nil, rows.count < limit else { break }
-                next = try Self.nextDeliveredApp(after: app, scope: scope, in: db).map { ($0, nil) }
-            }
-            return rows
+        let rows = try await database.snapshot { db in
+            try DeliveredListWalk.page(
+                appIdentifier: appIdentifier, after: position, limit: limit, nextApp: { try Self.nextDeliveredApp(after: $0, scope: scope, in: db) },
+                rows: { app, before, limit in
+                    try db.query(
+                        """
+                        SELECT sequence, notification FROM delivered WHERE tenant = $1 AND recipient = $2 AND app_id = $3 AND sequence < $4
+                            AND date <= $6
+                        ORDER BY sequence DESC LIMIT $5
+                        """,
+                        scope + [.text(app), .integer(before ?? .max), .integer(Int64(limit)), now])
+                })
         }
         return try rows.map { entry in
             guard let sequence = entry.row[0].integer else { throw PostgresError.unexpectedResult("a delivered sequence") }

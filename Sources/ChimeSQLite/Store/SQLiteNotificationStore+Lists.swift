@@ -143,24 +143,10 @@ extension SQLiteNotificationStore {
         appIdentifier: String?, after position: DeliveredListPosition?, limit: Int
     ) async throws -> [DeliveredListEntry] {
         precondition(limit >= 1, "a page holds at least one notification")
-        let rows = try await database.read { db -> [(app: String, row: [SQLiteValue])] in
-            // One app at a time, newest first: the index is (app_id, sequence), and one range of it cannot
-            // give apps ascending with sequences descending. Each app costs one more seek, not a scan.
-            var next: (app: String, before: Int64?)?
-            switch (appIdentifier, position) {
-            case (let app?, let position?) where position.appIdentifier == app: next = (app, position.sequence)
-            case (let app?, let position?): next = position.appIdentifier.precedesInByteOrder(app) ? (app, nil) : nil
-            case (let app?, nil): next = (app, nil)
-            case (nil, let position?): next = (position.appIdentifier, position.sequence)
-            case (nil, nil): next = try Self.nextDeliveredApp(after: nil, in: db).map { ($0, nil) }
-            }
-            var rows: [(app: String, row: [SQLiteValue])] = []
-            while case let (app, before)? = next, rows.count < limit {
-                rows += try Self.deliveredAppQuery(app, before: before).rows(in: db, limit: limit - rows.count).map { (app, $0) }
-                guard appIdentifier == nil, rows.count < limit else { break }
-                next = try Self.nextDeliveredApp(after: app, in: db).map { ($0, nil) }
-            }
-            return rows
+        let rows = try await database.read { db in
+            try DeliveredListWalk.page(
+                appIdentifier: appIdentifier, after: position, limit: limit, nextApp: { try Self.nextDeliveredApp(after: $0, in: db) },
+                rows: { app, before, limit in try Self.deliveredAppQuery(app, before: before).rows(in: db, limit: limit) })
         }
         let notifications = try await decodeDelivered(rows.map { ($0.app, $0.row[2], $0.row[1]) })
         var entries: [DeliveredListEntry] = []
