@@ -101,7 +101,7 @@ public final class TenantAPIHandler: HTTPHandler {
         if Self.match(head.method, segments, "GET", ["v1", "status"]) != nil {
             return try .json(ServerStatus(mode: "server", node: node, tenant: key.tenant, schema: PostgresNotificationStore.schemaVersion))
         } else if Self.match(head.method, segments, "POST", ["v1", "notifications"]) != nil {
-            let batch = try Self.decode(RecipientBatch.self, request)
+            let batch = try Self.decode(RecipientBatch.self, request, using: RecipientBatch.decode(json:))
             let answer = try await service.add(
                 batch, key: key, idempotencyKey: head.headers["idempotency-key"], route: "POST /v1/notifications", body: request.body, now: now)
             return HTTPResponse(status: answer.status, headers: HTTPResponse.jsonHeaders, body: .bytes(answer.body))
@@ -249,12 +249,14 @@ public final class TenantAPIHandler: HTTPHandler {
         return try PageRequest(cursor: head.queryValue("cursor"), limit: limit)
     }
 
-    static func decode<Body: Decodable>(_ type: Body.Type, _ request: HTTPRequest) throws(APIError) -> Body {
+    static func decode<Body: Decodable>(
+        _ type: Body.Type, _ request: HTTPRequest, using decode: ([UInt8]) throws -> Body = { try WireFormat.decoder().decode(Body.self, from: Data($0)) }
+    ) throws(APIError) -> Body {
         guard let contentType = request.head.headers["content-type"], contentType.lowercased().hasPrefix(WireFormat.jsonMediaType) else {
             throw APIError(.unsupportedMediaType, "the body must be application/json")
         }
         do {
-            return try WireFormat.decoder().decode(type, from: Data(request.body))
+            return try decode(request.body)
         } catch {
             throw APIError(.malformedRequest, "the body is not the JSON this route takes: \(error)")
         }

@@ -53,8 +53,11 @@ struct ServerAddsBenchmark {
         let http: Double
         /// The same body to a route that does not exist: the transport, reading the body, the key's check.
         let transport: Double
-        /// `JSONDecoder` on the body (WireFormat's decoder, as the handler decodes it).
+        /// The body decoded as the handler decodes it (`RecipientBatch.decode(json:)`: in pieces, one per
+        /// core, each with WireFormat's `JSONDecoder`).
         let decodeJSON: Double
+        /// The same body in one piece with WireFormat's `JSONDecoder`: the baseline for `decodeJSON`.
+        let decodeJSONOnePiece: Double
         /// `TenantService.add` on the decoded batch: checks, the recipients' zones (one query), first fire
         /// dates, the answer's JSON, and `PostgresTenantData.add`.
         let service: Double
@@ -160,6 +163,9 @@ struct ServerAddsBenchmark {
             var decoded: [RecipientBatch] = []
             keep(
                 "decodeJSON",
+                try clock.measure { decoded = try bodies.map { try RecipientBatch.decode(json: $0) } })
+            keep(
+                "decodeJSONOnePiece",
                 try clock.measure { decoded = try bodies.map { try WireFormat.decoder().decode(RecipientBatch.self, from: Data($0)) } })
             keep(
                 "service",
@@ -212,7 +218,8 @@ struct ServerAddsBenchmark {
             ratioToCopyFloor: ratio("http", "copyFloor"), ratioToInsertFloor: ratio("http", "insertFloor"),
             ratioTwoConnectionsToCopyFloor: ratio("twoConnections", "copyFloor"),
             perBatchMilliseconds: Breakdown(
-                http: perBatch("http"), transport: perBatch("transport"), decodeJSON: perBatch("decodeJSON"), service: perBatch("service"),
+                http: perBatch("http"), transport: perBatch("transport"), decodeJSON: perBatch("decodeJSON"),
+                decodeJSONOnePiece: perBatch("decodeJSONOnePiece"), service: perBatch("service"),
                 write: perBatch("write"), encodeRecords: perBatch("encodeRecords"), encodeAnswer: perBatch("encodeAnswer"),
                 copyFloor: perBatch("copyFloor"), insertFloor: perBatch("insertFloor")))
     }
