@@ -33,8 +33,6 @@ public final class TenantFeed: Sendable {
         /// Events read ahead of their instants, in the log's order, not yet handed out.
         var upcoming: [StoredEvent] = []
         var upcomingStart = 0
-        /// The number of the last event read: `position`, or the last of `upcoming`.
-        var readThrough: Int64 = 0
         /// Changes when `upcoming` is dropped, so a read begun before is not added to it.
         var generation = 0
         var streams: [Int: Stream] = [:]
@@ -44,6 +42,8 @@ public final class TenantFeed: Sendable {
         var stopped = false
 
         var upcomingCount: Int { upcoming.count - upcomingStart }
+        /// The number of the last event read: the last read ahead, or the last handed out.
+        var readThrough: Int64 { upcomingStart < upcoming.count ? upcoming[upcoming.count - 1].sequence : position }
         var nextInstant: Date? { upcomingStart < upcoming.count ? upcoming[upcomingStart].readable : nil }
 
         mutating func add(_ id: Int, _ stream: Stream) {
@@ -61,7 +61,6 @@ public final class TenantFeed: Sendable {
         mutating func dropUpcoming() {
             upcoming = []
             upcomingStart = 0
-            readThrough = position
             generation += 1
         }
 
@@ -106,10 +105,7 @@ public final class TenantFeed: Sendable {
     public func run() async {
         do {
             let head = try await log.head(now: Date())
-            state.withLock {
-                $0.position = head
-                $0.readThrough = head
-            }
+            state.withLock { $0.position = head }
         } catch {}
         let handOut = Thread { [self] in handOutForever() }
         handOut.name = "chimed event feed"
@@ -137,11 +133,8 @@ public final class TenantFeed: Sendable {
                 let page = try await log.events(after: after, limit: Self.pageSize, now: horizon, bodiesOf: followed)
                 let added = state.withLock { state in
                     // A tenant's first stream, opened meanwhile, dropped what was read ahead: read again.
-                    guard state.generation == generation, state.readThrough == after else { return false }
-                    if let last = page.events.last {
-                        state.upcoming.append(contentsOf: page.events)
-                        state.readThrough = last.sequence
-                    }
+                    guard state.generation == generation else { return false }
+                    state.upcoming.append(contentsOf: page.events)
                     return true
                 }
                 if !page.events.isEmpty { alarm.signal() }

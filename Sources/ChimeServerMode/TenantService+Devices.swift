@@ -51,24 +51,21 @@ extension TenantService {
 
     /// The channel a body names, with exactly its own address object.
     static func channel(of body: DeviceBody) throws(DeviceError) -> Device.Channel {
-        let given = [body.apns != nil ? "apns" : nil, body.webpush != nil ? "webpush" : nil, body.webhook != nil ? "webhook" : nil].compactMap { $0 }
-        guard given == [body.channel] else {
-            guard ["apns", "webpush", "webhook"].contains(body.channel) else {
-                throw DeviceError("channel", "a device's channel is apns, webpush or webhook")
-            }
-            throw DeviceError(body.channel, "a \(body.channel) device gives its address as \"\(body.channel)\" and no other channel's")
-        }
-        if let apns = body.apns {
+        switch (body.channel, body.apns, body.webpush, body.webhook) {
+        case ("apns", let apns?, nil, nil):
             guard let environment = Device.APNsEnvironment(rawValue: apns.environment ?? "production") else {
                 throw DeviceError("apns.environment", "the APNs environment is production or development")
             }
             return .apns(token: apns.token, topic: apns.topic, environment: environment)
-        } else if let webpush = body.webpush {
+        case ("webpush", nil, let webpush?, nil):
             return .webPush(endpoint: webpush.endpoint, p256dh: webpush.keys.p256dh, auth: webpush.keys.auth)
-        } else if let webhook = body.webhook {
+        case ("webhook", nil, nil, let webhook?):
             return .webhook(url: webhook.url)
+        case ("apns", _, _, _), ("webpush", _, _, _), ("webhook", _, _, _):
+            throw DeviceError(body.channel, "a \(body.channel) device gives its address as \"\(body.channel)\" and no other channel's")
+        default:
+            throw DeviceError("channel", "a device's channel is apns, webpush or webhook")
         }
-        throw DeviceError("channel", "a device's channel is apns, webpush or webhook")
     }
 
     static func item(_ device: Device) -> DeviceItem {

@@ -43,8 +43,9 @@ extension RecipientBatch {
     /// is the decoder's to say.
     static func elementRanges(of body: [UInt8]) -> [Range<Int>]? {
         var index = 0
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
         func skipSpace() {
-            while index < body.count, body[index] == 0x20 || body[index] == 0x0A || body[index] == 0x0D || body[index] == 0x09 { index += 1 }
+            while index < body.count, isSpace(body[index]) { index += 1 }
         }
         func take(_ bytes: String) -> Bool {
             skipSpace()
@@ -79,7 +80,7 @@ extension RecipientBatch {
             }
             guard index < body.count, !inString, depth == 0 else { return nil }
             var end = index
-            while end > start, [0x20, 0x0A, 0x0D, 0x09].contains(body[end - 1]) { end -= 1 }
+            while end > start, isSpace(body[end - 1]) { end -= 1 }
             guard end > start else { return nil }
             ranges.append(start..<end)
             if body[index] == 0x5D { break }  // `]`

@@ -41,7 +41,7 @@ public struct PostgresDevices: Sendable {
                 guard try !db.query("SELECT 1 FROM recipient WHERE tenant = $1 AND recipient_id = $2 FOR UPDATE", owner).isEmpty else {
                     return .noSuchRecipient
                 }
-                if channel.name != "webhook" {
+                if channel.reachesOnePerson {
                     try db.query(
                         "DELETE FROM device WHERE tenant = $1 AND channel = $4 AND address = $5 AND NOT (recipient = $2 AND device_id = $3)",
                         key + Array(values.prefix(2)))

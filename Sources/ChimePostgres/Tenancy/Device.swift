@@ -22,7 +22,14 @@ public struct Device: Sendable, Hashable {
             }
         }
 
-        /// What identifies the device to its channel: one recipient at a time may hold it.
+        /// Whether the address reaches one person (a device token, a browser's subscription), so that one
+        /// recipient at a time holds it; a webhook may serve many.
+        public var reachesOnePerson: Bool {
+            if case .webhook = self { return false }
+            return true
+        }
+
+        /// What identifies the device to its channel.
         public var address: String {
             switch self {
             case .webhook(let url): url
