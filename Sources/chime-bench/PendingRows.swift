@@ -60,39 +60,20 @@ struct PendingRows {
         }
     }
 
-    /// PostgreSQL's binary COPY format (https://www.postgresql.org/docs/current/sql-copy.html, "Binary
-    /// Format"): a signature and two zero words, then per row a field count and each field as a length and
-    /// its bytes in the type's binary form, then -1. Dates are `timeIntervalSinceReferenceDate` as float8,
-    /// as the store keeps them.
+    /// The rows in PostgreSQL's binary COPY format.
     func binary() -> [UInt8] {
-        var bytes: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00]
-        bytes.reserveCapacity(rows.count * 160)
-        func append(_ value: Int32) { withUnsafeBytes(of: value.bigEndian) { bytes += $0 } }
-        func append(text: String) {
-            append(Int32(text.utf8.count))
-            bytes += text.utf8
-        }
-        func append(date: Date?) {
-            guard let date else { return append(Int32(-1)) }
-            append(Int32(8))
-            withUnsafeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern.bigEndian) { bytes += $0 }
-        }
-        append(Int32(0))  // flags
-        append(Int32(0))  // header extension length
+        var copy = PostgresBinaryCopy(reservingCapacity: rows.count * 160)
         for row in rows {
-            withUnsafeBytes(of: Int16(8).bigEndian) { bytes += $0 }
-            append(text: row.tenant)
-            append(text: row.recipient)
-            append(text: row.app)
-            append(text: row.request)
-            append(date: row.added)
-            append(date: row.next)
-            append(Int32(1))
-            bytes.append(row.floating ? 1 : 0)
-            append(Int32(row.record.count))
-            bytes += row.record
+            copy.startRow(fields: 8)
+            copy.append(text: row.tenant)
+            copy.append(text: row.recipient)
+            copy.append(text: row.app)
+            copy.append(text: row.request)
+            copy.append(date: row.added)
+            copy.append(date: row.next)
+            copy.append(boolean: row.floating)
+            copy.append(bytes: row.record)
         }
-        withUnsafeBytes(of: Int16(-1).bigEndian) { bytes += $0 }
-        return bytes
+        return copy.finished()
     }
 }

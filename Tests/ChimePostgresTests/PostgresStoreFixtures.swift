@@ -6,10 +6,10 @@ import Foundation
 enum PostgresStoreFixtures {
     static let t0 = Date(timeIntervalSince1970: 1_764_547_200)  // 2025-12-01T00:00:00Z
 
-    static func pending(_ identifier: String, app: String = "com.example.server", at seconds: TimeInterval?, thread: String = "", badge: Int? = nil) throws
+    static func pending(_ identifier: String, app: String = "com.example.server", at seconds: TimeInterval?, thread: String = "", badge: Int? = nil, title: String? = nil) throws
         -> PendingRequest
     {
-        var content = NotificationContent(title: "Title \(identifier)", body: "Body")
+        var content = NotificationContent(title: .literal(title ?? "Title \(identifier)"), body: "Body")
         content.threadIdentifier = thread
         content.badge = badge
         return PendingRequest(

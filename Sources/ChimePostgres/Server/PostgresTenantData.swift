@@ -59,7 +59,8 @@ public struct PostgresTenantData: Sendable {
     }
 
     /// Adds pending requests of any of the tenant's recipients, all or nothing, each replacing the
-    /// recipient's request with the same app and identifier; recipients not known yet are made with the
+    /// recipient's request with the same app and identifier (no two of them with the same recipient, app
+    /// and identifier); recipients not known yet are made with the
     /// default zone and language. With `answer`, the key is checked and kept in the same transaction: a
     /// repeat of the same request replays the first answer and writes nothing.
     ///
@@ -90,7 +91,7 @@ public struct PostgresTenantData: Sendable {
                 SELECT $1, unnest($2::text[]), $3, $4 ON CONFLICT DO NOTHING
                 """,
                 [.text(tenant), .texts(recipients), .text(Self.defaultZone), .text(Self.defaultLocale)])
-            try PostgresNotificationStore.insertPending(columns, in: db)
+            try PostgresNotificationStore.replacePending(columns, in: db)
             try db.query("SELECT pg_notify('\(Self.pendingChannel)', '')")
             return .written
         }

@@ -135,7 +135,7 @@ public final class PostgresNotificationStore: NotificationStore {
         for chunk in columns.chunks(of: rowsPerStatement) {
             try db.query(
                 """
-                INSERT INTO pending (tenant, recipient, app_id, request_id, added, next_fire, floating_calendar, request)
+                INSERT INTO pending (\(PendingColumns.names))
                 SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::bool[], $8::bytea[])
                 ON CONFLICT (tenant, recipient, app_id, request_id) DO UPDATE SET
                     added = excluded.added, next_fire = excluded.next_fire,
@@ -144,6 +144,32 @@ public final class PostgresNotificationStore: NotificationStore {
                 chunk)
         }
     }
+
+    /// Writes pending requests with distinct keys, replacing those with the same keys: the old rows are
+    /// deleted and the new ones copied in, the fastest way rows reach a table.
+    ///
+    /// A concurrent transaction that inserts one of the keys first makes the copy fail on the primary
+    /// key once it commits (PostgreSQL makes the copy wait for it); the copy alone is then undone and the
+    /// rows written by `insertPending`, whose `ON CONFLICT` replaces that row as it would have.
+    static func replacePending(_ columns: PendingColumns, in db: PostgresConnection) throws {
+        try db.query(
+            """
+            DELETE FROM pending USING unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS old (tenant, recipient, app_id, request_id)
+            WHERE pending.tenant = old.tenant AND pending.recipient = old.recipient AND pending.app_id = old.app_id AND pending.request_id = old.request_id
+            """,
+            columns.keys)
+        try db.execute("SAVEPOINT copy_pending")
+        do {
+            try db.copyIn("COPY pending (\(PendingColumns.names)) FROM STDIN WITH (FORMAT binary)", columns.binaryCopy())
+        } catch {
+            guard error.sqlState == uniqueViolation else { throw error }
+            try db.execute("ROLLBACK TO SAVEPOINT copy_pending")
+            try insertPending(columns, in: db)
+        }
+    }
+
+    /// PostgreSQL's SQLSTATE for a duplicate key.
+    static let uniqueViolation = "23505"
 
     static let selectPending = "SELECT app_id, added, next_fire, request FROM pending"
 
@@ -276,6 +302,31 @@ struct PendingColumns {
                 pending.request.hasFloatingCalendarTrigger, try StoreRecord.encode(pending.request)
             )
         }
+    }
+
+    /// The columns each row gives, in order.
+    static let names = "tenant, recipient, app_id, request_id, added, next_fire, floating_calendar, request"
+
+    /// `$1…$4` of a statement that finds the rows' keys.
+    var keys: [PostgresValue] {
+        [.texts(rows.map(\.tenant)), .texts(rows.map(\.recipient)), .texts(rows.map(\.app)), .texts(rows.map(\.request))]
+    }
+
+    /// The rows for `COPY pending (names) FROM STDIN WITH (FORMAT binary)`.
+    func binaryCopy() -> [UInt8] {
+        var copy = PostgresBinaryCopy(reservingCapacity: rows.reduce(0) { $0 + 96 + $1.record.count })
+        for row in rows {
+            copy.startRow(fields: 8)
+            copy.append(text: row.tenant)
+            copy.append(text: row.recipient)
+            copy.append(text: row.app)
+            copy.append(text: row.request)
+            copy.append(date: row.added)
+            copy.append(date: row.next)
+            copy.append(boolean: row.floating)
+            copy.append(bytes: row.record)
+        }
+        return copy.finished()
     }
 
     /// The parameters `$1…$8` of each statement, `size` rows each.
