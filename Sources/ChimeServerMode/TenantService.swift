@@ -71,7 +71,7 @@ public struct TenantService: Sendable {
             rows.append((item.recipient, PendingRequest(appIdentifier: item.app, request: item.request, addedDate: now, nextFireDate: next)))
             added.append(RecipientAddedItem(recipient: item.recipient, app: item.app, identifier: item.request.identifier, nextFireDate: next))
         }
-        let answerBody = Array(try WireFormat.encoder().encode(RecipientAddResult(added: added)))
+        let answerBody = Array(try RecipientAddResult(added: added).wireJSON())
         let answer = try idempotencyKey.map { IdempotentAnswer(key: try Self.checkIdempotencyKey($0), fingerprint: Self.sha256(Array(route.utf8) + [0] + body), status: 201, body: answerBody) }
         do {
             switch try await data.add(rows, answer: answer, now: now) {

@@ -187,7 +187,7 @@ struct ServerAddsBenchmark {
                                 recipient: row.recipient, app: row.pending.appIdentifier, identifier: row.pending.request.identifier,
                                 nextFireDate: row.pending.nextFireDate)
                         }
-                        _ = try WireFormat.encoder().encode(RecipientAddResult(added: added))
+                        _ = try RecipientAddResult(added: added).wireJSON()
                     }
                 })
 
