@@ -162,8 +162,7 @@ struct WireJSONReader {
             if byte == UInt8(ascii: "\"") {
                 let text = UnsafeBufferPointer(rebasing: bytes[start..<position])
                 position += 1
-                guard let string = String(validating: text, as: UTF8.self) else { throw Declined() }
-                return string
+                return try Self.validString(text)
             }
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw Declined() }
@@ -175,8 +174,7 @@ struct WireJSONReader {
             position += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard let string = String(validating: unescaped, as: UTF8.self) else { throw Declined() }
-                return string
+                return try unescaped.withUnsafeBufferPointer { text throws(Declined) in try Self.validString(text) }
             case UInt8(ascii: "\\"):
                 guard position < bytes.count else { throw Declined() }
                 let escaped = bytes[position]
@@ -210,6 +208,15 @@ struct WireJSONReader {
             }
         }
         throw Declined()
+    }
+
+    /// The string these bytes encode in UTF-8, or `Declined` when they are not UTF-8. ASCII, the common
+    /// case, needs no check; otherwise the decoding repairs what is not UTF-8 (U+FFFD), so the bytes are
+    /// UTF-8 exactly when the string's are the same.
+    private static func validString(_ text: UnsafeBufferPointer<UInt8>) throws(Declined) -> String {
+        let string = String(decoding: text, as: UTF8.self)
+        guard text.allSatisfy({ $0 < 0x80 }) || string.utf8.elementsEqual(text) else { throw Declined() }
+        return string
     }
 
     // MARK: Lexing
