@@ -64,15 +64,9 @@ struct PendingRows {
     func binary() -> [UInt8] {
         var copy = PostgresBinaryCopy(reservingCapacity: rows.count * 160)
         for row in rows {
-            copy.startRow(fields: 8)
-            copy.append(text: row.tenant)
-            copy.append(text: row.recipient)
-            copy.append(text: row.app)
-            copy.append(text: row.request)
-            copy.append(date: row.added)
-            copy.append(date: row.next)
-            copy.append(boolean: row.floating)
-            copy.append(bytes: row.record)
+            copy.appendPendingRow(
+                tenant: row.tenant, recipient: row.recipient, app: row.app, request: row.request, added: row.added, next: row.next, floating: row.floating,
+                record: row.record)
         }
         return copy.finished()
     }

@@ -6,8 +6,8 @@ extension RecipientBatch {
     /// Below this many requests a body is read in one piece: splitting it would not pay.
     static let piecewiseThreshold = 1_000
 
-    /// Decodes a `POST /v1/notifications` body as `WireFormat.decoder()` does, about ten times faster, and
-    /// on several cores when it is large.
+    /// Decodes a `POST /v1/notifications` body as `WireFormat.decoder()` does, several times faster, and on
+    /// several cores when it is large.
     ///
     /// The body's skeleton (`{"notifications":[…]}`, nothing else) is checked byte by byte and its requests
     /// split at the top-level commas. Each request is read by `RecipientRequest.read(from:)`, or, where

@@ -60,9 +60,9 @@ public struct PostgresTenantData: Sendable {
 
     /// Adds pending requests of any of the tenant's recipients, all or nothing, each replacing the
     /// recipient's request with the same app and identifier (no two of them with the same recipient, app
-    /// and identifier); recipients not known yet are made with the
-    /// default zone and language. With `answer`, the key is checked and kept in the same transaction: a
-    /// repeat of the same request replays the first answer and writes nothing.
+    /// and identifier); recipients not known yet are made with the default zone and language. With
+    /// `answer`, the key is checked and kept in the same transaction: a repeat of the same request replays
+    /// the first answer and writes nothing.
     ///
     /// - Throws: `IdempotencyKeyReused` when the key was used for a different request.
     public func add(_ requests: [(recipient: String, pending: PendingRequest)], answer: IdempotentAnswer?, now: Date) async throws -> IdempotentOutcome {

@@ -316,15 +316,9 @@ struct PendingColumns {
     func binaryCopy() -> [UInt8] {
         var copy = PostgresBinaryCopy(reservingCapacity: rows.reduce(0) { $0 + 96 + $1.record.count })
         for row in rows {
-            copy.startRow(fields: 8)
-            copy.append(text: row.tenant)
-            copy.append(text: row.recipient)
-            copy.append(text: row.app)
-            copy.append(text: row.request)
-            copy.append(date: row.added)
-            copy.append(date: row.next)
-            copy.append(boolean: row.floating)
-            copy.append(bytes: row.record)
+            copy.appendPendingRow(
+                tenant: row.tenant, recipient: row.recipient, app: row.app, request: row.request, added: row.added, next: row.next, floating: row.floating,
+                record: row.record)
         }
         return copy.finished()
     }
@@ -339,5 +333,23 @@ struct PendingColumns {
                 .array(.boolean, chunk.map { .boolean($0.floating) }), .array(.bytes, chunk.map { .bytes($0.record) }),
             ]
         }
+    }
+}
+
+extension PostgresBinaryCopy {
+    /// A row of the `pending` table, for `COPY pending (tenant, recipient, app_id, request_id, added,
+    /// next_fire, floating_calendar, request) FROM STDIN WITH (FORMAT binary)`.
+    public mutating func appendPendingRow(
+        tenant: String, recipient: String, app: String, request: String, added: Date, next: Date?, floating: Bool, record: [UInt8]
+    ) {
+        startRow(fields: 8)
+        append(text: tenant)
+        append(text: recipient)
+        append(text: app)
+        append(text: request)
+        append(date: added)
+        append(date: next)
+        append(boolean: floating)
+        append(bytes: record)
     }
 }
