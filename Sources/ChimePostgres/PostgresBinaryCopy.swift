@@ -28,11 +28,8 @@ public struct PostgresBinaryCopy: Sendable {
 
     /// A `text` field.
     public mutating func append(text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
-            append(Int32(utf8.count))
-            bytes.append(contentsOf: utf8)
-        }
+        append(Int32(text.utf8.count))
+        bytes.append(contentsOf: text.utf8)
     }
 
     /// A `double precision` field.

@@ -22,7 +22,7 @@ struct PendingRows {
 
     var rows: [Row] = []
 
-    static let columns = "tenant, recipient, app_id, request_id, added, next_fire, floating_calendar, request"
+    static let columns = PostgresBinaryCopy.pendingColumns
 
     init(_ rows: [Row]) {
         self.rows = rows

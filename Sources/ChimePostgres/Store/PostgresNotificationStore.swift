@@ -305,7 +305,7 @@ struct PendingColumns {
     }
 
     /// The columns each row gives, in order.
-    static let names = "tenant, recipient, app_id, request_id, added, next_fire, floating_calendar, request"
+    static let names = PostgresBinaryCopy.pendingColumns
 
     /// `$1…$4` of a statement that finds the rows' keys.
     var keys: [PostgresValue] {
@@ -337,8 +337,10 @@ struct PendingColumns {
 }
 
 extension PostgresBinaryCopy {
-    /// A row of the `pending` table, for `COPY pending (tenant, recipient, app_id, request_id, added,
-    /// next_fire, floating_calendar, request) FROM STDIN WITH (FORMAT binary)`.
+    /// The columns of the `pending` table a row gives, in its order.
+    public static let pendingColumns = "tenant, recipient, app_id, request_id, added, next_fire, floating_calendar, request"
+
+    /// A row of the `pending` table, for `COPY pending (pendingColumns) FROM STDIN WITH (FORMAT binary)`.
     public mutating func appendPendingRow(
         tenant: String, recipient: String, app: String, request: String, added: Date, next: Date?, floating: Bool, record: [UInt8]
     ) {
