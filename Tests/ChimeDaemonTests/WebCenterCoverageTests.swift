@@ -54,27 +54,28 @@ struct WebCenterCoverageTests {
             let secondLoaded = try #require(try await browser.script(watch) as? Double)
             try await browser.switchTab(0)
 
+            // Arrival times are taken in the page when the notification first shows, so a slow WebDriver
+            // round trip on a busy machine is not counted; the waits only keep the steps in order.
             await session.add(["--app", Self.app, "--category", "invite", "--thread", "ann", "--id", "lunch", "Lunch on Friday?", "Ann invites you"])
             let lunchAdded = Date()
-            try await browser.wait(lunch, showing: "Lunch on Friday?", within: 1)
-            let lunchShown = Date().timeIntervalSince(lunchAdded)
-            #expect(lunchShown <= 1, "lunch showed \(lunchShown) s after chime add returned")
+            try await browser.wait(lunch, showing: "Lunch on Friday?", within: 10)
 
             await session.add(["--app", Self.app, "--category", "invite", "--thread", "ann", "--id", "coffee", "Coffee?", "Ann: at 3?"])
             let coffeeAdded = Date()
-            try await browser.wait("\(coffee) .summary", showing: "1 more invitations", within: 1)
-            let coffeeShown = Date().timeIntervalSince(coffeeAdded)
-            #expect(coffeeShown <= 1, "coffee showed \(coffeeShown) s after chime add returned")
+            try await browser.wait("\(coffee) .summary", showing: "1 more invitations", within: 10)
             #expect(try await browser.count("ul[data-thread='ann'] li.notification") == 1, "the stack shows its newest only")
+            let firstArrivals = try await browser.script("return window.arrivals") as? [String: Double] ?? [:]
 
             // The tab that stayed in the background saw both arrive, in time, without being reloaded.
             try await browser.switchTab(1)
             #expect(try await browser.script("return performance.timeOrigin") as? Double == secondLoaded, "the second tab was not reloaded")
-            let arrivals = try await browser.script("return window.arrivals") as? [String: Double] ?? [:]
-            for (key, added) in [("lunch", lunchAdded), ("coffee", coffeeAdded)] {
-                let arrival = try #require(arrivals[key], "the second tab never showed \(key): \(arrivals)")
-                let after = arrival / 1000 - added.timeIntervalSince1970
-                #expect(after <= 1, "\(key) showed on the second tab \(after) s after chime add returned")
+            let secondArrivals = try await browser.script("return window.arrivals") as? [String: Double] ?? [:]
+            for (tab, arrivals) in [("front", firstArrivals), ("background", secondArrivals)] {
+                for (key, added) in [("lunch", lunchAdded), ("coffee", coffeeAdded)] {
+                    let arrival = try #require(arrivals[key], "the \(tab) tab never showed \(key): \(arrivals)")
+                    let after = arrival / 1000 - added.timeIntervalSince1970
+                    #expect(after <= 1, "\(key) showed on the \(tab) tab \(after) s after chime add returned")
+                }
             }
             try await browser.wait("\(coffee)", showing: "Coffee?")
         }
