@@ -68,6 +68,25 @@ final class ServerModeCluster: @unchecked Sendable {  // used by one test at a t
         try await database.read { db in try db.query(sql).first?[0].integer ?? -1 }
     }
 
+    /// Waits until no request is pending, for as long as the nodes keep firing: fails when the count has
+    /// not fallen for `stall` seconds (a claim nobody takes over, a node that stopped firing), or after
+    /// `limit`. A burst's pace is the machine's, which other work shares; a stall is a defect.
+    func drained(_ what: String, stall: Double = 30, limit: Double = 600) async throws {
+        let deadline = ContinuousClock.now + .seconds(limit)
+        var left = try await value("SELECT count(*) FROM pending")
+        var lastProgress = ContinuousClock.now
+        while left > 0 {
+            try await Task.sleep(for: .milliseconds(200))
+            let now = try await value("SELECT count(*) FROM pending")
+            if now < left { lastProgress = ContinuousClock.now }
+            left = now
+            if ContinuousClock.now - lastProgress > .seconds(stall) {
+                throw ServerModeFailure(description: "\(what): \(left) requests still pending and none fired for \(Int(stall)) s")
+            }
+            if ContinuousClock.now > deadline { throw ServerModeFailure(description: "\(what): \(left) requests still pending after \(Int(limit)) s") }
+        }
+    }
+
     func stop() async {
         for node in nodes { await node.stop() }
         await database.close()
