@@ -124,6 +124,8 @@ final class StoreRecordReader {
             return unsafeBitCast(try jsonValue(at: offset, place: place), to: T.self)
         } else if T.self == [String: JSONValue].self {
             return unsafeBitCast(try jsonObject(at: offset, place: place), to: T.self)
+        } else if T.self == NotificationRequest.self, let request = requestDirectly(at: offset) {
+            return unsafeBitCast(request, to: T.self)
         }
         return try T(from: StoreRecordSlotDecoder(reader: self, offset: offset, path: place.path))
     }

@@ -205,6 +205,8 @@ final class StoreRecordWriter {
             write(unsafeBitCast(value, to: JSONValue.self))
         } else if T.self == [String: JSONValue].self {
             write(unsafeBitCast(value, to: [String: JSONValue].self))
+        } else if T.self == NotificationRequest.self {
+            return writeDirectly(unsafeBitCast(value, to: NotificationRequest.self))
         } else {
             return false
         }
@@ -214,7 +216,7 @@ final class StoreRecordWriter {
     // A JSON value (a notification's userInfo) is what this format holds natively: it is written directly,
     // as JSONValue's own encode(to:) would write it through the containers, without them.
 
-    private func write(_ value: JSONValue) {
+    func write(_ value: JSONValue) {
         switch value {
         case .null: writeNull()
         case .bool(let bool): write(bool)
@@ -229,7 +231,7 @@ final class StoreRecordWriter {
         }
     }
 
-    private func write(_ members: [String: JSONValue]) {
+    func write(_ members: [String: JSONValue]) {
         let header = beginInlineContainer(.object)
         for (key, member) in members {
             writeKey(key)
@@ -240,14 +242,14 @@ final class StoreRecordWriter {
 
     /// Writes the header of a container that is written whole before the call returns (not one that
     /// codes through the container protocols); returns where it is, for `endInlineContainer`.
-    private func beginInlineContainer(_ tag: StoreRecordFormat.Tag) -> Int {
+    func beginInlineContainer(_ tag: StoreRecordFormat.Tag) -> Int {
         let header = bytes.count
         bytes.append(tag.rawValue)
         bytes.append(contentsOf: repeatElement(0, count: StoreRecordFormat.containerHeaderSize))
         return header
     }
 
-    private func endInlineContainer(_ header: Int, count: Int) {
+    func endInlineContainer(_ header: Int, count: Int) {
         let contentStart = header + 1 + StoreRecordFormat.containerHeaderSize
         guard let length = UInt32(exactly: bytes.count - contentStart), let count = UInt32(exactly: count) else {
             unsupported = true  // over 4 GiB: refused by `finish`

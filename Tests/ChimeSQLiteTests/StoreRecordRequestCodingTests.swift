@@ -1,0 +1,246 @@
+import ChimeCore
+@testable import ChimeStoreCoding
+import ChimeTesting
+import Foundation
+import Testing
+
+/// Requests written into records without their `encode(to:)` must be the very bytes `encode(to:)` writes
+/// through the record encoder, and requests read without their `init(from:)` the very values (or
+/// failures) `init(from:)` gives: the oracle is the `Codable` path itself, reached through wrappers the
+/// direct writer and reader do not know.
+@Suite("Store records: requests written and read directly")
+struct StoreRecordRequestCodingTests {
+    /// Encodes its request through `encode(to:)`, as every record did before requests were written
+    /// directly.
+    struct ThroughCodable: Encodable {
+        let request: NotificationRequest
+        func encode(to encoder: any Encoder) throws { try request.encode(to: encoder) }
+    }
+
+    /// Decodes its request through `init(from:)`, as every record was read before requests were read
+    /// directly.
+    struct ThroughDecodable: Decodable {
+        let request: NotificationRequest
+        init(from decoder: any Decoder) throws { request = try NotificationRequest(from: decoder) }
+    }
+
+    static func isReadDirectly(_ bytes: [UInt8]) -> Bool {
+        StoreRecordReader(bytes).requestDirectly(at: 1) != nil
+    }
+
+    /// What `init(from:)` reads from `bytes`: the request, or nil when it throws.
+    static func reference(_ bytes: [UInt8]) -> NotificationRequest? {
+        try? StoreRecordDecoder.decode(ThroughDecodable.self, from: bytes).request
+    }
+
+    static func isWrittenDirectly(_ request: NotificationRequest) -> Bool {
+        StoreRecordWriter().writeDirectly(request)
+    }
+
+    /// Whether the record is `encode(to:)`'s bytes and reads back as the request; records an issue if not.
+    @discardableResult
+    func expectSameBytes(_ request: NotificationRequest, sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
+        let direct = try StoreRecord.encode(request)
+        let reference = try StoreRecordEncoder.encode(ThroughCodable(request: request))
+        guard direct == reference else {
+            let at = (0..<min(direct.count, reference.count)).first { direct[$0] != reference[$0] } ?? min(direct.count, reference.count)
+            Issue.record("\(request.identifier): the bytes differ from byte \(at) of \(reference.count): \(request)", sourceLocation: sourceLocation)
+            return false
+        }
+        #expect(try StoreRecord.decode(NotificationRequest.self, from: direct) == request, sourceLocation: sourceLocation)
+        #expect(Self.isReadDirectly(direct) == Self.isWrittenDirectly(request), "\(request.identifier) is read as directly as it is written", sourceLocation: sourceLocation)
+        return true
+    }
+
+    @Test func typicalRequestsAreWrittenDirectlyWithTheCodablePathsBytes() throws {
+        var everything = NotificationContent(title: .localized(key: "TEA", arguments: ["Earl Grey", ""]), subtitle: "Kitchen ☕️", body: .localized(key: "BODY"))
+        everything.badge = 0
+        everything.userInfo = ["order": 42, "tags": ["a", nil, 2.5, true], "nested": ["x": -0.0]]
+        everything.categoryIdentifier = "tea"
+        everything.threadIdentifier = "kitchen"
+        everything.targetContentIdentifier = ""
+        everything.interruptionLevel = .critical
+        everything.relevanceScore = 1
+        everything.filterCriteria = "work"
+        everything.launchImageName = "launch"
+        everything.summaryArgument = "Jane"
+        everything.summaryArgumentCount = Int.max
+        let requests = [
+            try NotificationRequest(identifier: "now", content: NotificationContent(), trigger: nil),
+            try NotificationRequest(identifier: "n", content: NotificationContent(title: "Order 1"), trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 0.25, repeats: false))),
+            try NotificationRequest(
+                identifier: "everything", content: everything, trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 3_600, repeats: true)), misfirePolicy: .skip),
+            try NotificationRequest(
+                identifier: "wake", content: NotificationContent(title: "Up"),
+                trigger: .calendar(CalendarTrigger(dateMatching: DateComponents(hour: 8, minute: 0), repeats: true))),
+            try NotificationRequest(
+                identifier: "all-fields", content: NotificationContent(body: "b"),
+                trigger: .calendar(
+                    CalendarTrigger(
+                        dateMatching: DateComponents(
+                            era: 1, year: 2027, month: 3, day: 1, hour: 23, minute: 59, second: 59, nanosecond: 999_999_999, weekday: 2, weekdayOrdinal: -1,
+                            quarter: 1, weekOfMonth: 1, weekOfYear: 9, yearForWeekOfYear: 2027), repeats: false))),
+        ]
+        for request in requests {
+            #expect(Self.isWrittenDirectly(request), "\(request.identifier) takes the direct path")
+            try expectSameBytes(request)
+        }
+    }
+
+    @Test func formsLeftToEncodeToStillGiveTheirBytes() throws {
+        var zoned = DateComponents(hour: 7)
+        zoned.timeZone = TimeZone(identifier: "Asia/Seoul")
+        var leap = DateComponents(month: 2, day: 1)
+        leap.isLeapMonth = false
+        var sound = NotificationContent(title: "Ring")
+        sound.sound = .default
+        var dayOfYear = DateComponents()
+        dayOfYear.dayOfYear = 100
+        let declined = [
+            try NotificationRequest(identifier: "zoned", content: NotificationContent(), trigger: .calendar(CalendarTrigger(dateMatching: zoned, repeats: true))),
+            try NotificationRequest(identifier: "leap", content: NotificationContent(), trigger: .calendar(CalendarTrigger(dateMatching: leap, repeats: true))),
+            try NotificationRequest(
+                identifier: "day-of-year", content: NotificationContent(), trigger: .calendar(CalendarTrigger(dateMatching: dayOfYear, repeats: true))),
+            try NotificationRequest(identifier: "sound", content: sound, trigger: nil),
+            try NotificationRequest(identifier: "push", content: NotificationContent(), trigger: .push(PushTrigger())),
+            try NotificationRequest(
+                identifier: "place", content: NotificationContent(),
+                trigger: .location(LocationTrigger(region: CircularRegion(latitude: 1, longitude: 2, radius: 100, identifier: "r", notifyOnExit: false), repeats: false))),
+        ]
+        for request in declined {
+            #expect(!Self.isWrittenDirectly(request), "\(request.identifier) is left to encode(to:)")
+            try expectSameBytes(request)
+        }
+    }
+
+    /// A request inside another record (a delivered notification) is written directly too, and reads back.
+    @Test func aDeliveredNotificationsRequestReadsBack() throws {
+        let request = try NotificationRequest(
+            identifier: "d", content: NotificationContent(title: .localized(key: "K", arguments: ["1"])),
+            trigger: .calendar(CalendarTrigger(dateMatching: DateComponents(hour: 9, weekday: 1), repeats: true)))
+        let delivered = try DeliveredNotification(
+            request: request, date: Date(timeIntervalSinceReferenceDate: 800_000_000.5), scheduledDate: Date(timeIntervalSinceReferenceDate: 800_000_000),
+            isLate: false)
+        #expect(try StoreRecord.decode(DeliveredNotification.self, from: StoreRecord.encode(delivered)) == delivered)
+    }
+
+    /// 10,000 random requests over every field the direct writer takes, each optional one present or not.
+    @Test func randomRequestsMatchTheCodablePathByteForByte() throws {
+        var random = SeededGenerator(seed: 0x5EC0_DE12)
+        var direct = 0
+        for index in 0..<10_000 {
+            let request = try Self.randomRequest(index, &random)
+            if Self.isWrittenDirectly(request) { direct += 1 }
+            guard try expectSameBytes(request) else { return }
+        }
+        #expect(direct == 10_000)
+    }
+
+    /// Records damaged byte by byte (flipped, cut, grown) read the same through both paths: the same
+    /// request, or a failure from both. What the direct reader declines goes to `init(from:)`, so a
+    /// failure is `init(from:)`'s own error.
+    @Test func damagedRecordsReadAsInitFromReadsThem() throws {
+        var random = SeededGenerator(seed: 0xDA3A_6ED)
+        var readDirectly = 0
+        var refused = 0
+        for index in 0..<20_000 {
+            var bytes = try StoreRecord.encode(try Self.randomRequest(index, &random))
+            switch Int.random(in: 0...3, using: &random) {
+            case 0:
+                for _ in 0...Int.random(in: 0...2, using: &random) {
+                    bytes[Int.random(in: 1..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+            case 1:
+                bytes[Int.random(in: 1..<bytes.count, using: &random)] ^= 1 << UInt8.random(in: 0...7, using: &random)
+            case 2:
+                bytes.removeLast(Int.random(in: 1...min(8, bytes.count - 1), using: &random))
+            default:
+                // A tag changed to another of the same width (true and false, null and a boolean).
+                if let at = bytes.indices.dropFirst().filter({ [0x00, 0x01, 0x02].contains(bytes[$0]) }).randomElement(using: &random) {
+                    bytes[at] = [0x00, 0x01, 0x02].randomElement(using: &random)!
+                }
+            }
+            let read = try? StoreRecord.decode(NotificationRequest.self, from: bytes)
+            let reference = Self.reference(bytes)
+            guard read == reference else {
+                Issue.record("record \(index): read \(String(describing: read)), init(from:) reads \(String(describing: reference)); bytes \(bytes)")
+                return
+            }
+            if Self.isReadDirectly(bytes) { readDirectly += 1 }
+            if read == nil { refused += 1 }
+        }
+        // Both kinds of case occur: damage the direct reader reads (a changed letter in a title) and
+        // damage that makes the record unreadable.
+        #expect(readDirectly > 1_000 && refused > 1_000, "read directly \(readDirectly), refused \(refused)")
+    }
+
+    static func randomRequest(_ index: Int, _ random: inout SeededGenerator) throws -> NotificationRequest {
+        func text() -> String {
+            let pieces = ["", "a", "Order", "한글", "☕️", "\u{0}", "\"\\", "\n\t", String(repeating: "x", count: 200)]
+            return (0..<Int.random(in: 0...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+        }
+        func localizable() -> LocalizableText {
+            Bool.random(using: &random)
+                ? .literal(text())
+                : .localized(key: "K" + text(), arguments: (0..<Int.random(in: 0...3, using: &random)).map { _ in text() })
+        }
+        func maybe<T>(_ make: () -> T) -> T? { Bool.random(using: &random) ? make() : nil }
+        func jsonValue(_ depth: Int) -> JSONValue {
+            switch Int.random(in: 0...(depth > 1 ? 4 : 6), using: &random) {
+            case 0: .null
+            case 1: .bool(Bool.random(using: &random))
+            case 2: .int(Int(truncatingIfNeeded: random.next()))
+            case 3: .double([-0.0, 0.1, 1e300, -2.5, Double.leastNormalMagnitude].randomElement(using: &random)!)
+            case 4: .string(text())
+            case 5: .array((0..<Int.random(in: 0...3, using: &random)).map { _ in jsonValue(depth + 1) })
+            default: .object(Dictionary((0..<Int.random(in: 0...3, using: &random)).map { ("k\($0)", jsonValue(depth + 1)) }, uniquingKeysWith: { a, _ in a }))
+            }
+        }
+
+        var content = NotificationContent(title: localizable(), subtitle: localizable(), body: localizable())
+        content.badge = maybe { Int.random(in: 0...Int.max, using: &random) }
+        if Bool.random(using: &random) {
+            content.userInfo = Dictionary((0..<Int.random(in: 1...4, using: &random)).map { ("key\($0)", jsonValue(0)) }, uniquingKeysWith: { a, _ in a })
+        }
+        content.categoryIdentifier = text()
+        content.threadIdentifier = text()
+        content.targetContentIdentifier = maybe { text() }
+        content.interruptionLevel = [.passive, .active, .timeSensitive, .critical].randomElement(using: &random)!
+        content.relevanceScore = [0, -0.0, 0.5, 1, Double.random(in: 0...1, using: &random)].randomElement(using: &random)!
+        content.filterCriteria = maybe { text() }
+        content.launchImageName = text()
+        content.summaryArgument = text()
+        content.summaryArgumentCount = Int.random(in: 0...Int.max, using: &random)
+
+        let trigger: NotificationTrigger?
+        switch Int.random(in: 0...2, using: &random) {
+        case 0:
+            trigger = nil
+        case 1:
+            let repeats = Bool.random(using: &random)
+            let interval = repeats ? Double.random(in: 60...1e9, using: &random) : [1e-9, 0.5, 1, Double.random(in: 0.001...1e9, using: &random)].randomElement(using: &random)!
+            trigger = .timeInterval(try TimeIntervalTrigger(timeInterval: interval, repeats: repeats))
+        default:
+            var components = DateComponents()
+            repeat {
+                components.era = maybe { 1 }
+                components.year = maybe { Int.random(in: 1...9999, using: &random) }
+                components.month = maybe { Int.random(in: 1...12, using: &random) }
+                components.day = maybe { Int.random(in: 1...28, using: &random) }
+                components.hour = maybe { Int.random(in: 0...23, using: &random) }
+                components.minute = maybe { Int.random(in: 0...59, using: &random) }
+                components.second = maybe { Int.random(in: 0...59, using: &random) }
+                components.nanosecond = maybe { Int.random(in: 0...999_999_999, using: &random) }
+                components.weekday = components.year == nil ? maybe { Int.random(in: 1...7, using: &random) } : nil
+                components.weekdayOrdinal = maybe { [-5, -1, 1, 5].randomElement(using: &random)! }
+                components.quarter = maybe { Int.random(in: 1...4, using: &random) }
+                components.weekOfMonth = maybe { Int.random(in: 1...6, using: &random) }
+                components.weekOfYear = maybe { Int.random(in: 1...53, using: &random) }
+                components.yearForWeekOfYear = maybe { Int.random(in: 1...9999, using: &random) }
+            } while components == DateComponents()
+            trigger = .calendar(try CalendarTrigger(dateMatching: components, repeats: Bool.random(using: &random)))
+        }
+        return try NotificationRequest(
+            identifier: "r\(index)" + text(), content: content, trigger: trigger, misfirePolicy: MisfirePolicy.allCases.randomElement(using: &random)!)
+    }
+}
