@@ -32,6 +32,8 @@ let usage = """
       server-scale   --pending N (default 10,000,000) dated requests over 100,000 recipients, then a
                      chimed --server started on them: time to its first status, its memory, a pending page;
                      beside the same with nothing pending (needs --database and an empty pending table)
+      records        one request's store record written and read directly, beside the same through its
+                     encode(to:) and init(from:) (nanoseconds per request; --requests per round, default 200000)
       postgres-adds  100,000 adds to the PostgreSQL store in batches of 10,000, beside PostgreSQL's floor for
                      the same rows (needs --database; script/postgres start gives a throwaway one)
 
@@ -96,6 +98,11 @@ switch workload {
 case "triggers":
     var benchmark = CalendarTriggerBenchmark()
     if let cases = options["--cases"] { benchmark.casesPerRound = cases }
+    if let rounds = options["--rounds"] { benchmark.rounds = rounds }
+    print(String(decoding: try encoder.encode(try benchmark.run()), as: UTF8.self))
+case "records":
+    var benchmark = RecordCodingBenchmark()
+    if let requests = options["--requests"] { benchmark.requests = requests }
     if let rounds = options["--rounds"] { benchmark.rounds = rounds }
     print(String(decoding: try encoder.encode(try benchmark.run()), as: UTF8.self))
 case "sqlite-writes":

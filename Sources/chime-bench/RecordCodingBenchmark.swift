@@ -1,0 +1,71 @@
+import ChimeCore
+import ChimeStoreCoding
+import Foundation
+
+/// What writing and reading one request's store record costs, written and read directly (what every add
+/// and fire does) beside the same record through the request's `encode(to:)` and `init(from:)` (what
+/// they did before), in the same run. Two requests: a typical reminder (title, body, a calendar trigger)
+/// and one of the burst's (a title, a time-interval trigger).
+struct RecordCodingBenchmark {
+    var requests = 200_000
+    var rounds = 3
+
+    /// The `Codable` path: the wrappers are types the direct writer and reader do not know.
+    struct ThroughCodable: Codable {
+        let request: NotificationRequest
+        init(_ request: NotificationRequest) { self.request = request }
+        init(from decoder: any Decoder) throws { request = try NotificationRequest(from: decoder) }
+        func encode(to encoder: any Encoder) throws { try request.encode(to: encoder) }
+    }
+
+    struct Figures: Encodable {
+        var request: String
+        var recordBytes: Int
+        var encodeDirectNanoseconds: Double
+        var encodeCodableNanoseconds: Double
+        var decodeDirectNanoseconds: Double
+        var decodeCodableNanoseconds: Double
+    }
+
+    struct Report: Encodable {
+        var workload = "records"
+        var requests: Int
+        var results: [Figures]
+    }
+
+    func run() throws -> Report {
+        var reminder = NotificationContent(title: "Water the plants", body: "The fern and the basil on the balcony")
+        reminder.categoryIdentifier = "reminder"
+        let typical = try NotificationRequest(
+            identifier: "reminder-42", content: reminder,
+            trigger: .calendar(CalendarTrigger(dateMatching: DateComponents(hour: 8, minute: 30, weekday: 2), repeats: true)))
+        let burst = try NotificationRequest(
+            identifier: "n12345", content: NotificationContent(title: "Order 12345"), trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 7.25, repeats: false)))
+        return Report(requests: requests, results: try [measure("typical reminder", typical), measure("burst request", burst)])
+    }
+
+    func measure(_ name: String, _ request: NotificationRequest) throws -> Figures {
+        let record = try StoreRecord.encode(request)
+        guard try StoreRecord.encode(ThroughCodable(request)) == record,
+            try StoreRecord.decode(ThroughCodable.self, from: record).request == request, try StoreRecord.decode(NotificationRequest.self, from: record) == request
+        else { throw BenchmarkFailure("the two paths disagree on \(name)") }
+        return Figures(
+            request: name, recordBytes: record.count,
+            encodeDirectNanoseconds: try fastest { _ = try StoreRecord.encode(request) },
+            encodeCodableNanoseconds: try fastest { _ = try StoreRecord.encode(ThroughCodable(request)) },
+            decodeDirectNanoseconds: try fastest { _ = try StoreRecord.decode(NotificationRequest.self, from: record) },
+            decodeCodableNanoseconds: try fastest { _ = try StoreRecord.decode(ThroughCodable.self, from: record) })
+    }
+
+    /// Nanoseconds per call in the fastest of `rounds` rounds of `requests` calls.
+    func fastest(_ body: () throws -> Void) throws -> Double {
+        var best = Double.infinity
+        for _ in 0..<rounds {
+            let start = ContinuousClock.now
+            for _ in 0..<requests { try body() }
+            let elapsed = ContinuousClock.now - start
+            best = min(best, Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9)
+        }
+        return (best / Double(requests) * 10).rounded() / 10
+    }
+}
