@@ -82,16 +82,33 @@ public enum PostgresValue: Sendable, Hashable {
         case .boolean(let value): return [value ? 1 : 0]
         case .array(let element, let elements):
             // ndim, has-null flag, element type; then the one dimension's length and lower bound; then
-            // each element as its length (-1 for null) and bytes.
-            let hasNull: Int32 = elements.contains(.null) ? 1 : 0
-            var bytes = Int32(1).bigEndianBytes + hasNull.bigEndianBytes + element.typeOID.bigEndianBytes
-            bytes += Int32(elements.count).bigEndianBytes + Int32(1).bigEndianBytes
+            // each element as its length (-1 for null) and bytes. Written in place: a batch's key columns
+            // are arrays of 10,000 texts, and building each element's bytes apart cost milliseconds.
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(20 + elements.reduce(0) { total, value in
+                if case .text(let text) = value { return total + 4 + text.utf8.count }
+                return total + 12
+            })
+            bytes.appendBigEndian(Int32(1))
+            let hasNullOffset = bytes.count
+            bytes.appendBigEndian(Int32(0))
+            bytes.appendBigEndian(element.typeOID)
+            bytes.appendBigEndian(Int32(elements.count))
+            bytes.appendBigEndian(Int32(1))
             for value in elements {
-                precondition(value == .null || value.typeOID == element.typeOID, "an array's elements are of its element type")
-                if let wire = value.wireBytes {
-                    bytes += Int32(wire.count).bigEndianBytes + wire
-                } else {
-                    bytes += Int32(-1).bigEndianBytes
+                switch value {
+                case .null:
+                    bytes[hasNullOffset + 3] = 1
+                    bytes.appendBigEndian(Int32(-1))
+                case .text(let text):
+                    precondition(element.typeOID == TypeOID.text, "an array's elements are of its element type")
+                    bytes.appendBigEndian(Int32(text.utf8.count))
+                    bytes.append(contentsOf: text.utf8)
+                default:
+                    precondition(value.typeOID == element.typeOID, "an array's elements are of its element type")
+                    let wire = value.wireBytes ?? []
+                    bytes.appendBigEndian(Int32(wire.count))
+                    bytes.append(contentsOf: wire)
                 }
             }
             return bytes
@@ -153,5 +170,11 @@ extension PostgresValue {
 extension FixedWidthInteger {
     fileprivate var bigEndianBytes: [UInt8] {
         withUnsafeBytes(of: bigEndian) { Array($0) }
+    }
+}
+
+extension [UInt8] {
+    fileprivate mutating func appendBigEndian(_ value: some FixedWidthInteger) {
+        Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
     }
 }
