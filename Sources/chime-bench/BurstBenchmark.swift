@@ -16,7 +16,8 @@ import Foundation
 /// 2. The raw floor: the rows (c) wrote, copied into a fresh file in 10,000-row transactions, fastest of
 ///    `rounds`.
 /// 3. The lateness floor: how late `SystemClock` wakes a sleeper, and how long one durable single-row
-///    commit takes; a fire waits for both before it is presented.
+///    commit takes; a fire waits for both before it is presented. And the lateness baseline: the same
+///    burst fired by the simplest durable loop on SQLite (`DurableFireLoop`).
 /// 4. Lateness, in a separate run on a fresh store: the requests are added as in (b) while the engine runs,
 ///    with fire dates spread evenly over `[t0, t0 + window]`; `t0` is three seconds after the adds are
 ///    expected to end (1.5 times as long as (b) took). Lateness is the time `present` was called minus the
@@ -74,6 +75,8 @@ struct BurstBenchmark {
         let lateness: Lateness
         /// The clock's wake-up lateness and one durable commit, beside the fires' lateness.
         let latenessFloor: LatenessFloor.Result
+        /// The same burst's lateness in the simplest durable fire loop (at least once, no engine).
+        let latenessBaselineLoop: DurableFireLoop.Result
         let targets: Targets
     }
 
@@ -137,6 +140,10 @@ struct BurstBenchmark {
         let latenessFloor = try await LatenessFloor().measure(path: folder.path("commits.sqlite"))
         folder.removeDatabase("commits.sqlite")
 
+        progress.note("lateness baseline: \(requests) due over \(Int(window)) s fired by the simplest durable loop", force: true)
+        let baselineLoop = try await DurableFireLoop(requests: requests, window: window).measure(path: folder.path("loop.sqlite"))
+        folder.removeDatabase("loop.sqlite")
+
         let lateness = try await measureLateness(path: folder.path("lateness.sqlite"), expectedAddTime: concurrent.time)
 
         func rate(_ measured: (time: Duration, transactions: Int), _ count: Int) -> AddRate {
@@ -148,7 +155,7 @@ struct BurstBenchmark {
         let concurrentRate = rate(concurrent, requests)
         return Result(
             rounds: rounds, rawFloor: floor, singleAdds: rate(single, singleAddRequests), concurrentAdds: concurrentRate, concurrentTasks: tasks,
-            batchAdd: rate(batch, requests), lateness: lateness, latenessFloor: latenessFloor,
+            batchAdd: rate(batch, requests), lateness: lateness, latenessFloor: latenessFloor, latenessBaselineLoop: baselineLoop,
             targets: Targets(
                 concurrentAddsRatioToRawFloor: .atLeast(0.5, concurrentRate.ratioToRawFloor),
                 p99LatenessMilliseconds: .atMost(2, lateness.p99Milliseconds),
