@@ -3,8 +3,8 @@ import Foundation
 
 /// A notification request written straight into a record, without its `encode(to:)`.
 ///
-/// Every add and every fire stores a request, and coding one through the `Encoder` protocols costs
-/// several microseconds of dynamic dispatch and generic metadata lookups — a fifth of a batch add's time
+/// Every add stores a request, and writing one through the `Encoder` protocols costs
+/// several microseconds of dynamic dispatch and generic metadata lookups — a sixth of a batch add's time
 /// in server mode (BENCHMARKS.md). This writes the same bytes as the `Codable` path, key for key in the
 /// same order: the synthesized `encode(to:)` of `NotificationRequest` and `NotificationContent` (optional
 /// values absent when `nil`), `NotificationTrigger`'s flat object with its `type` first, and Foundation's
