@@ -22,6 +22,8 @@ import Foundation
 ///    with fire dates spread evenly over `[t0, t0 + window]`; `t0` is three seconds after the adds are
 ///    expected to end (1.5 times as long as (b) took). Lateness is the time `present` was called minus the
 ///    fire date the trigger asked for.
+/// 5. With `contend` > 0, phases 3's loop and 4 again beside that many busy threads (`CPUContention`)
+///    for their whole length: a busy neighbour, compared with the quiet figures of the same run.
 struct BurstBenchmark {
     var requests = 100_000
     /// Fewer single adds: each waits for its own commit.
@@ -32,6 +34,8 @@ struct BurstBenchmark {
     var window: TimeInterval = 10
     /// How long after the last fire date the run waits at least for the presentations still missing.
     var grace: TimeInterval = 30
+    /// Busy threads beside the engine for a second lateness run; 0 for none.
+    var contend = 0
 
     struct AddRate: Encodable {
         let requests: Int
@@ -59,6 +63,8 @@ struct BurstBenchmark {
     struct Targets: Encodable {
         let concurrentAddsRatioToRawFloor: TargetCheck
         let p99LatenessMilliseconds: TargetCheck
+        /// With `contend`: the contended run's p99 over the quiet run's.
+        let contendedP99ToQuietP99: TargetCheck?
         let lost: TargetCheck
         let duplicated: TargetCheck
     }
@@ -77,6 +83,10 @@ struct BurstBenchmark {
         let latenessFloor: LatenessFloor.Result
         /// The same burst's lateness in the simplest durable fire loop (at least once, no engine).
         let latenessBaselineLoop: DurableFireLoop.Result
+        /// With `contend`: busy threads, and the lateness and the loop's lateness beside them.
+        let contendingThreads: Int
+        let contendedLateness: Lateness?
+        let contendedBaselineLoop: DurableFireLoop.Result?
         let targets: Targets
     }
 
@@ -145,6 +155,19 @@ struct BurstBenchmark {
         folder.removeDatabase("loop.sqlite")
 
         let lateness = try await measureLateness(path: folder.path("lateness.sqlite"), expectedAddTime: concurrent.time)
+        folder.removeDatabase("lateness.sqlite")
+
+        var contendedLateness: Lateness?
+        var contendedLoop: DurableFireLoop.Result?
+        if contend > 0 {
+            progress.note("contended: \(contend) busy threads beside the loop and the engine", force: true)
+            let contention = CPUContention(threads: contend)
+            defer { contention.stop() }
+            contendedLoop = try await DurableFireLoop(requests: requests, window: window).measure(path: folder.path("loop-contended.sqlite"))
+            folder.removeDatabase("loop-contended.sqlite")
+            contendedLateness = try await measureLateness(path: folder.path("lateness-contended.sqlite"), expectedAddTime: concurrent.time)
+            folder.removeDatabase("lateness-contended.sqlite")
+        }
 
         func rate(_ measured: (time: Duration, transactions: Int), _ count: Int) -> AddRate {
             let perSecond = Double(count) / measured.time.seconds
@@ -156,9 +179,11 @@ struct BurstBenchmark {
         return Result(
             rounds: rounds, rawFloor: floor, singleAdds: rate(single, singleAddRequests), concurrentAdds: concurrentRate, concurrentTasks: tasks,
             batchAdd: rate(batch, requests), lateness: lateness, latenessFloor: latenessFloor, latenessBaselineLoop: baselineLoop,
+            contendingThreads: contend, contendedLateness: contendedLateness, contendedBaselineLoop: contendedLoop,
             targets: Targets(
                 concurrentAddsRatioToRawFloor: .atLeast(0.5, concurrentRate.ratioToRawFloor),
                 p99LatenessMilliseconds: .atMost(2, lateness.p99Milliseconds),
+                contendedP99ToQuietP99: contendedLateness.map { .atMost(3, ($0.p99Milliseconds / lateness.p99Milliseconds).rounded(places: 2)) },
                 lost: .atMost(0, Double(lateness.lost)), duplicated: .atMost(0, Double(lateness.duplicated))))
     }
 

@@ -43,6 +43,7 @@ let usage = """
       --requests N  requests (burst: 100000, scale: 1000000, web-fanout: 1000)
       --single N    burst: single adds awaited one after another (default 10000)
       --tasks N     burst: tasks adding at once (default 64)
+      --contend N   burst: N busy threads beside the engine for a second lateness run (and the loop's)
       --clients N   api-load: clients adding at once (default 50); api-fanout: subscribers (10000);
                     web-fanout: pages (100)
       --chimed PATH         the chimed to measure (default: beside chime-bench; server-scale too)
@@ -79,7 +80,7 @@ while !arguments.isEmpty {
         paths[option] = value
         continue
     }
-    guard ["--cases", "--rounds", "--requests", "--single", "--tasks", "--clients", "--nodes", "--seconds", "--pending"].contains(option),
+    guard ["--cases", "--rounds", "--requests", "--single", "--tasks", "--clients", "--nodes", "--seconds", "--pending", "--contend"].contains(option),
           let value = arguments.first.flatMap(Int.init), value > 0
     else {
         FileHandle.standardError.write(Data("chime-bench: unexpected argument '\(option)'\n\n\(usage)\n".utf8))
@@ -116,6 +117,7 @@ case "burst":
     if let single = options["--single"] { benchmark.singleAddRequests = single }
     if let tasks = options["--tasks"] { benchmark.tasks = tasks }
     if let rounds = options["--rounds"] { benchmark.rounds = rounds }
+    if let contend = options["--contend"] { benchmark.contend = contend }
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 case "scale":
     var benchmark = ScaleBenchmark()
