@@ -46,11 +46,10 @@ public final class ServerNode: Sendable {
         feed = TenantFeed(log: PostgresEventLog(database: database))
         handler = TenantAPIHandler(service: TenantService(database: database), feed: feed, node: configuration.name, log: log)
         claimer = PostgresFireClaimer(database: database, configuration: configuration.claimer) { fire in
-            Array(
-                try WireFormat.encoder().encode(
-                    RecipientDeliveredEvent(
-                        recipient: fire.recipient, app: fire.appIdentifier, alerting: Self.name(fire.alerting), notification: fire.notification,
-                        text: DeliveredText(title: fire.text.title, subtitle: fire.text.subtitle, body: fire.text.body, language: fire.text.language))))
+            try RecipientDeliveredEvent(
+                recipient: fire.recipient, app: fire.appIdentifier, alerting: Self.name(fire.alerting), notification: fire.notification,
+                text: DeliveredText(title: fire.text.title, subtitle: fire.text.subtitle, body: fire.text.body, language: fire.text.language)
+            ).wireJSON()
         }
     }
 

@@ -57,18 +57,29 @@ struct WireJSONWriter {
     }
 
     /// A date as seconds since 1970; `false`, writing nothing, for one whose text might differ from the
-    /// encoder's (beyond ±10^15 s or within 10^-4 s of 1970, where numbers are written with exponents; far
-    /// from any fire date).
+    /// encoder's (see `number`).
     mutating func seconds(_ date: Date) -> Bool {
-        let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite, seconds.magnitude < 1e15, seconds.magnitude >= 1e-4 || seconds == 0, seconds.sign == .plus || seconds != 0 else { return false }
-        if seconds == seconds.rounded(.towardZero) {
-            bytes.append(contentsOf: String(Int64(seconds)).utf8)
+        (try? number(date.timeIntervalSince1970)) != nil
+    }
+
+    /// A form the writer does not write as the encoder does; the caller writes the value with the encoder.
+    struct Declined: Error {}
+
+    /// A number as the encoder writes a `Double`: a whole number without a fraction, any other as the
+    /// shortest text that reads back as the same number. Declined, writing nothing, beyond ±10^15 or within
+    /// 10^-4 of zero (where the encoder writes exponents), and for -0 and non-finite numbers.
+    mutating func number(_ value: Double) throws(Declined) {
+        guard value.isFinite, value.magnitude < 1e15, value.magnitude >= 1e-4 || value == 0, value.sign == .plus || value != 0 else { throw Declined() }
+        if value == value.rounded(.towardZero) {
+            bytes.append(contentsOf: String(Int64(value)).utf8)
         } else {
-            // The shortest text that reads back as the same number, as the encoder writes it.
-            bytes.append(contentsOf: seconds.description.utf8)
+            bytes.append(contentsOf: value.description.utf8)
         }
-        return true
+    }
+
+    /// An integer in decimal.
+    mutating func integer(_ value: Int) {
+        bytes.append(contentsOf: String(value).utf8)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
