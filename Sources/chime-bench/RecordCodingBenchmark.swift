@@ -1,3 +1,4 @@
+import ChimeAPI
 import ChimeCore
 import ChimeStoreCoding
 import Foundation
@@ -5,7 +6,8 @@ import Foundation
 /// What writing and reading one request's store record costs, written and read directly (what every add
 /// and fire does) beside the same record through the request's `encode(to:)` and `init(from:)` (what
 /// they did before), in the same run. Two requests: a typical reminder (title, body, a calendar trigger)
-/// and one of the burst's (a title, a time-interval trigger).
+/// and one of the burst's (a title, a time-interval trigger). Beside them, a server-mode fire's event
+/// (`RecipientDeliveredEvent`) written by hand and by `WireFormat`'s `JSONEncoder`.
 struct RecordCodingBenchmark {
     var requests = 200_000
     var rounds = 3
@@ -27,10 +29,17 @@ struct RecordCodingBenchmark {
         var decodeCodableNanoseconds: Double
     }
 
+    struct EventFigures: Encodable {
+        var eventBytes: Int
+        var byHandNanoseconds: Double
+        var jsonEncoderNanoseconds: Double
+    }
+
     struct Report: Encodable {
         var workload = "records"
         var requests: Int
         var results: [Figures]
+        var deliveredEvent: EventFigures
     }
 
     func run() throws -> Report {
@@ -41,7 +50,18 @@ struct RecordCodingBenchmark {
             trigger: .calendar(CalendarTrigger(dateMatching: DateComponents(hour: 8, minute: 30, weekday: 2), repeats: true)))
         let burst = try NotificationRequest(
             identifier: "n12345", content: NotificationContent(title: "Order 12345"), trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 7.25, repeats: false)))
-        return Report(requests: requests, results: try [measure("typical reminder", typical), measure("burst request", burst)])
+        let event = RecipientDeliveredEvent(
+            recipient: "r42", app: "com.example.shop", alerting: "normally",
+            notification: try DeliveredNotification(request: burst, date: Date(timeIntervalSince1970: 1_765_000_123.456)),
+            text: DeliveredText(title: "Order 12345", subtitle: "", body: "", language: "en"))
+        let eventBytes = try event.wireJSON()
+        guard eventBytes == Array(try WireFormat.encoder().encode(event)) else { throw BenchmarkFailure("the event's two writers disagree") }
+        let encoder = WireFormat.encoder()
+        return Report(
+            requests: requests, results: try [measure("typical reminder", typical), measure("burst request", burst)],
+            deliveredEvent: EventFigures(
+                eventBytes: eventBytes.count, byHandNanoseconds: try fastest { _ = try event.wireJSON() },
+                jsonEncoderNanoseconds: try fastest { _ = try encoder.encode(event) }))
     }
 
     func measure(_ name: String, _ request: NotificationRequest) throws -> Figures {
