@@ -151,7 +151,7 @@ let package = Package(
             name: "UserNotificationsClientTests",
             dependencies: ["UserNotifications", "ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeCore", "ChimeTestSupport"]),
         // The server's pure parts without a server: routes, the SSE parser, the event hub, presence, statuses.
-        .testTarget(name: "ChimeServerTests", dependencies: ["ChimeServer", "ChimeAPI", "ChimeCore"]),
+        .testTarget(name: "ChimeServerTests", dependencies: ["ChimeServer", "ChimeAPI", "ChimeCore", "ChimeTesting"]),
         .testTarget(
             name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeStoreCoding", "ChimeEngine", "ChimeTesting", "ChimeTestSupport", "ChimeCore"]),
         // Against a real PostgreSQL: a throwaway cluster the tests start under a temporary folder.

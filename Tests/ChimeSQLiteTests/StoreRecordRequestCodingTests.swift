@@ -175,15 +175,8 @@ struct StoreRecordRequestCodingTests {
     }
 
     static func randomRequest(_ index: Int, _ random: inout SeededGenerator) throws -> NotificationRequest {
-        func text() -> String {
-            let pieces = ["", "a", "Order", "한글", "☕️", "\u{0}", "\"\\", "\n\t", String(repeating: "x", count: 200)]
-            return (0..<Int.random(in: 0...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
-        }
-        func localizable() -> LocalizableText {
-            Bool.random(using: &random)
-                ? .literal(text())
-                : .localized(key: "K" + text(), arguments: (0..<Int.random(in: 0...3, using: &random)).map { _ in text() })
-        }
+        func text() -> String { RandomRequestParts.text(using: &random) }
+        func localizable() -> LocalizableText { RandomRequestParts.localizable(using: &random) }
         func maybe<T>(_ make: () -> T) -> T? { Bool.random(using: &random) ? make() : nil }
         func jsonValue(_ depth: Int) -> JSONValue {
             switch Int.random(in: 0...(depth > 1 ? 4 : 6), using: &random) {
@@ -221,23 +214,7 @@ struct StoreRecordRequestCodingTests {
             let interval = repeats ? Double.random(in: 60...1e9, using: &random) : [1e-9, 0.5, 1, Double.random(in: 0.001...1e9, using: &random)].randomElement(using: &random)!
             trigger = .timeInterval(try TimeIntervalTrigger(timeInterval: interval, repeats: repeats))
         default:
-            var components = DateComponents()
-            repeat {
-                components.era = maybe { 1 }
-                components.year = maybe { Int.random(in: 1...9999, using: &random) }
-                components.month = maybe { Int.random(in: 1...12, using: &random) }
-                components.day = maybe { Int.random(in: 1...28, using: &random) }
-                components.hour = maybe { Int.random(in: 0...23, using: &random) }
-                components.minute = maybe { Int.random(in: 0...59, using: &random) }
-                components.second = maybe { Int.random(in: 0...59, using: &random) }
-                components.nanosecond = maybe { Int.random(in: 0...999_999_999, using: &random) }
-                components.weekday = components.year == nil ? maybe { Int.random(in: 1...7, using: &random) } : nil
-                components.weekdayOrdinal = maybe { [-5, -1, 1, 5].randomElement(using: &random)! }
-                components.quarter = maybe { Int.random(in: 1...4, using: &random) }
-                components.weekOfMonth = maybe { Int.random(in: 1...6, using: &random) }
-                components.weekOfYear = maybe { Int.random(in: 1...53, using: &random) }
-                components.yearForWeekOfYear = maybe { Int.random(in: 1...9999, using: &random) }
-            } while components == DateComponents()
+            let components = RandomRequestParts.dateComponents(using: &random)
             trigger = .calendar(try CalendarTrigger(dateMatching: components, repeats: Bool.random(using: &random)))
         }
         return try NotificationRequest(

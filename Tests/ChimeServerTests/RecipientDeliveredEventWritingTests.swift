@@ -1,5 +1,6 @@
 @testable import ChimeAPI
 import ChimeCore
+import ChimeTesting
 import Foundation
 import Testing
 
@@ -62,7 +63,7 @@ struct RecipientDeliveredEventWritingTests {
 
     /// 10,000 random events over every field the writer takes, each optional one present or not.
     @Test func randomEventsAreTheEncodersBytes() throws {
-        var random = SplitMix64(seed: 0xE7E2_7)
+        var random = SeededGenerator(seed: 0xE7E2_7)
         var byHand = 0
         for index in 0..<10_000 {
             let (event, expected) = try Self.randomEvent(index, &random)
@@ -73,16 +74,9 @@ struct RecipientDeliveredEventWritingTests {
     }
 
     /// A random event, and whether the writer must take it (every number in its range).
-    static func randomEvent(_ index: Int, _ random: inout SplitMix64) throws -> (RecipientDeliveredEvent, Bool) {
-        func text() -> String {
-            let pieces = ["", "a", "Order", "한글", "☕️", "\u{0}", "\u{1F}", "\"\\", "\n\t\r\u{8}\u{C}", "/", "\u{2028}", "\u{7F}", "é"]
-            return (0..<Int.random(in: 0...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
-        }
-        func localizable() -> LocalizableText {
-            Bool.random(using: &random)
-                ? .literal(text())
-                : .localized(key: "K" + text(), arguments: (0..<Int.random(in: 0...3, using: &random)).map { _ in text() })
-        }
+    static func randomEvent(_ index: Int, _ random: inout SeededGenerator) throws -> (RecipientDeliveredEvent, Bool) {
+        func text() -> String { RandomRequestParts.text(using: &random) }
+        func localizable() -> LocalizableText { RandomRequestParts.localizable(using: &random) }
         func maybe<T>(_ make: () -> T) -> T? { Bool.random(using: &random) ? make() : nil }
         // Seconds as the engine makes them: whole, in milliseconds, or any fraction.
         func seconds() -> Double {
@@ -115,23 +109,7 @@ struct RecipientDeliveredEventWritingTests {
             let interval = repeats ? Double(Int.random(in: 60...1_000_000, using: &random)) : [0.5, 1, 7.25, Double.random(in: 0.001...1e9, using: &random)].randomElement(using: &random)!
             trigger = .timeInterval(try TimeIntervalTrigger(timeInterval: interval, repeats: repeats))
         default:
-            var components = DateComponents()
-            repeat {
-                components.era = maybe { 1 }
-                components.year = maybe { Int.random(in: 1...9999, using: &random) }
-                components.month = maybe { Int.random(in: 1...12, using: &random) }
-                components.day = maybe { Int.random(in: 1...28, using: &random) }
-                components.hour = maybe { Int.random(in: 0...23, using: &random) }
-                components.minute = maybe { Int.random(in: 0...59, using: &random) }
-                components.second = maybe { Int.random(in: 0...59, using: &random) }
-                components.nanosecond = maybe { Int.random(in: 0...999_999_999, using: &random) }
-                components.weekday = components.year == nil ? maybe { Int.random(in: 1...7, using: &random) } : nil
-                components.weekdayOrdinal = maybe { [-5, -1, 1, 5].randomElement(using: &random)! }
-                components.quarter = maybe { Int.random(in: 1...4, using: &random) }
-                components.weekOfMonth = maybe { Int.random(in: 1...6, using: &random) }
-                components.weekOfYear = maybe { Int.random(in: 1...53, using: &random) }
-                components.yearForWeekOfYear = maybe { Int.random(in: 1...9999, using: &random) }
-            } while components == DateComponents()
+            let components = RandomRequestParts.dateComponents(using: &random)
             trigger = .calendar(try CalendarTrigger(dateMatching: components, repeats: Bool.random(using: &random)))
         }
         let request = try NotificationRequest(
