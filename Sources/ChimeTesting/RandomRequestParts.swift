@@ -27,6 +27,23 @@ public enum RandomRequestParts {
         return .localized(key: key, arguments: (0..<Int.random(in: 0...3, using: &random)).map { _ in text(using: &random) })
     }
 
+    /// Content with every text, identifier and number set at random and each optional one present or not;
+    /// the relevance score is one of `relevanceScores` (the callers differ in which numbers they can take).
+    public static func content(relevanceScores: [Double], using random: inout some RandomNumberGenerator) -> NotificationContent {
+        var content = NotificationContent(title: localizable(using: &random), subtitle: localizable(using: &random), body: localizable(using: &random))
+        content.badge = Bool.random(using: &random) ? Int.random(in: 0...Int.max, using: &random) : nil
+        content.categoryIdentifier = text(using: &random)
+        content.threadIdentifier = text(using: &random)
+        content.targetContentIdentifier = Bool.random(using: &random) ? text(using: &random) : nil
+        content.interruptionLevel = [.passive, .active, .timeSensitive, .critical].randomElement(using: &random)!
+        content.relevanceScore = relevanceScores.randomElement(using: &random)!
+        content.filterCriteria = Bool.random(using: &random) ? text(using: &random) : nil
+        content.launchImageName = text(using: &random)
+        content.summaryArgument = text(using: &random)
+        content.summaryArgumentCount = Int.random(in: 0...Int.max, using: &random)
+        return content
+    }
+
     /// At least one of the numbered components, each in its range (a weekday only without a year, so the
     /// date need not fall on it; days up to 28, so every month has them).
     public static func dateComponents(using random: inout some RandomNumberGenerator) -> DateComponents {

@@ -176,8 +176,6 @@ struct StoreRecordRequestCodingTests {
 
     static func randomRequest(_ index: Int, _ random: inout SeededGenerator) throws -> NotificationRequest {
         func text() -> String { RandomRequestParts.text(using: &random) }
-        func localizable() -> LocalizableText { RandomRequestParts.localizable(using: &random) }
-        func maybe<T>(_ make: () -> T) -> T? { Bool.random(using: &random) ? make() : nil }
         func jsonValue(_ depth: Int) -> JSONValue {
             switch Int.random(in: 0...(depth > 1 ? 4 : 6), using: &random) {
             case 0: .null
@@ -190,20 +188,10 @@ struct StoreRecordRequestCodingTests {
             }
         }
 
-        var content = NotificationContent(title: localizable(), subtitle: localizable(), body: localizable())
-        content.badge = maybe { Int.random(in: 0...Int.max, using: &random) }
+        var content = RandomRequestParts.content(relevanceScores: [0, -0.0, 0.5, 1, Double.random(in: 0...1, using: &random)], using: &random)
         if Bool.random(using: &random) {
             content.userInfo = Dictionary((0..<Int.random(in: 1...4, using: &random)).map { ("key\($0)", jsonValue(0)) }, uniquingKeysWith: { a, _ in a })
         }
-        content.categoryIdentifier = text()
-        content.threadIdentifier = text()
-        content.targetContentIdentifier = maybe { text() }
-        content.interruptionLevel = [.passive, .active, .timeSensitive, .critical].randomElement(using: &random)!
-        content.relevanceScore = [0, -0.0, 0.5, 1, Double.random(in: 0...1, using: &random)].randomElement(using: &random)!
-        content.filterCriteria = maybe { text() }
-        content.launchImageName = text()
-        content.summaryArgument = text()
-        content.summaryArgumentCount = Int.random(in: 0...Int.max, using: &random)
 
         let trigger: NotificationTrigger?
         switch Int.random(in: 0...2, using: &random) {

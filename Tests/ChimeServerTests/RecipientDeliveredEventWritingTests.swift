@@ -76,7 +76,6 @@ struct RecipientDeliveredEventWritingTests {
     /// A random event, and whether the writer must take it (every number in its range).
     static func randomEvent(_ index: Int, _ random: inout SeededGenerator) throws -> (RecipientDeliveredEvent, Bool) {
         func text() -> String { RandomRequestParts.text(using: &random) }
-        func localizable() -> LocalizableText { RandomRequestParts.localizable(using: &random) }
         func maybe<T>(_ make: () -> T) -> T? { Bool.random(using: &random) ? make() : nil }
         // Seconds as the engine makes them: whole, in milliseconds, or any fraction.
         func seconds() -> Double {
@@ -88,17 +87,7 @@ struct RecipientDeliveredEventWritingTests {
             }
         }
 
-        var content = NotificationContent(title: localizable(), subtitle: localizable(), body: localizable())
-        content.badge = maybe { Int.random(in: 0...Int.max, using: &random) }
-        content.categoryIdentifier = text()
-        content.threadIdentifier = text()
-        content.targetContentIdentifier = maybe { text() }
-        content.interruptionLevel = [.passive, .active, .timeSensitive, .critical].randomElement(using: &random)!
-        content.relevanceScore = [0, 0.5, 1, 0.25, Double.random(in: 0.001...1, using: &random)].randomElement(using: &random)!
-        content.filterCriteria = maybe { text() }
-        content.launchImageName = text()
-        content.summaryArgument = text()
-        content.summaryArgumentCount = Int.random(in: 0...Int.max, using: &random)
+        let content = RandomRequestParts.content(relevanceScores: [0, 0.5, 1, 0.25, Double.random(in: 0.001...1, using: &random)], using: &random)
 
         let trigger: NotificationTrigger?
         switch Int.random(in: 0...2, using: &random) {
