@@ -67,7 +67,13 @@ public struct PostgresTenantData: Sendable {
     /// - Throws: `IdempotencyKeyReused` when the key was used for a different request.
     public func add(_ requests: [(recipient: String, pending: PendingRequest)], answer: IdempotentAnswer?, now: Date) async throws -> IdempotentOutcome {
         let tenant = tenant
-        let columns = try PendingColumns(requests.map { (tenant, $0.recipient, $0.pending) })
+        let rows = requests.map { (tenant: tenant, recipient: $0.recipient, pending: $0.pending) }
+        // The records are encoded on another thread while the transaction deletes the old keys.
+        let encoded = BackgroundResult {
+            let columns = try PendingColumns(rows)
+            return (columns: columns, copy: columns.binaryCopy())
+        }
+        let keys = PendingColumns.keys(rows)
         let recipients = Array(Set(requests.map(\.recipient))).sorted()
         return try await database.transaction { db in
             if let answer {
@@ -91,7 +97,7 @@ public struct PostgresTenantData: Sendable {
                 SELECT $1, unnest($2::text[]), $3, $4 ON CONFLICT DO NOTHING
                 """,
                 [.text(tenant), .texts(recipients), .text(Self.defaultZone), .text(Self.defaultLocale)])
-            try PostgresNotificationStore.replacePending(columns, in: db)
+            try PostgresNotificationStore.replacePending(keys: keys, encoded: encoded.value, in: db)
             try db.query("SELECT pg_notify('\(Self.pendingChannel)', '')")
             return .written
         }

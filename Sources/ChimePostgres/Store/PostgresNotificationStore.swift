@@ -148,19 +148,24 @@ public final class PostgresNotificationStore: NotificationStore {
     /// Writes pending requests with distinct keys, replacing those with the same keys: the old rows are
     /// deleted and the new ones copied in, the fastest way rows reach a table.
     ///
+    /// `encoded` gives the rows and their `COPY` data; it is asked for only after the delete, so a caller
+    /// that encodes them on another thread has PostgreSQL's delete (10,000 key lookups, about 30 ms) and
+    /// its own encoding (about 20 ms for as many requests) run at once.
+    ///
     /// A concurrent transaction that inserts one of the keys first makes the copy fail on the primary
     /// key once it commits (PostgreSQL makes the copy wait for it); the copy alone is then undone and the
     /// rows written by `insertPending`, whose `ON CONFLICT` replaces that row as it would have.
-    static func replacePending(_ columns: PendingColumns, in db: PostgresConnection) throws {
+    static func replacePending(keys: [PostgresValue], encoded: () throws -> (columns: PendingColumns, copy: [UInt8]), in db: PostgresConnection) throws {
         try db.query(
             """
             DELETE FROM pending USING unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS old (tenant, recipient, app_id, request_id)
             WHERE pending.tenant = old.tenant AND pending.recipient = old.recipient AND pending.app_id = old.app_id AND pending.request_id = old.request_id
             """,
-            columns.keys)
+            keys)
+        let (columns, copy) = try encoded()
         try db.execute("SAVEPOINT copy_pending")
         do {
-            try db.copyIn("COPY pending (\(PendingColumns.names)) FROM STDIN WITH (FORMAT binary)", columns.binaryCopy())
+            try db.copyIn("COPY pending (\(PendingColumns.names)) FROM STDIN WITH (FORMAT binary)", copy)
         } catch {
             guard error.sqlState == uniqueViolation else { throw error }
             try db.execute("ROLLBACK TO SAVEPOINT copy_pending")
@@ -307,9 +312,12 @@ struct PendingColumns {
     /// The columns each row gives, in order.
     static let names = PostgresBinaryCopy.pendingColumns
 
-    /// `$1…$4` of a statement that finds the rows' keys.
-    var keys: [PostgresValue] {
-        [.texts(rows.map(\.tenant)), .texts(rows.map(\.recipient)), .texts(rows.map(\.app)), .texts(rows.map(\.request))]
+    /// `$1…$4` of a statement that finds these requests' keys, without encoding them.
+    static func keys(_ requests: [(tenant: String, recipient: String, pending: PendingRequest)]) -> [PostgresValue] {
+        [
+            .texts(requests.map(\.tenant)), .texts(requests.map(\.recipient)), .texts(requests.map(\.pending.appIdentifier)),
+            .texts(requests.map(\.pending.request.identifier)),
+        ]
     }
 
     /// The rows for `COPY pending (names) FROM STDIN WITH (FORMAT binary)`.
