@@ -146,21 +146,29 @@ extension RecipientDeliveredEvent {
             }
             writer.raw(#"{"dateComponents":{"#)
             var first = true
-            // Foundation's keys, sorted by their bytes as the encoder sorts them.
-            let fields: [(StaticString, Int?)] = [
-                ("day", components.day), ("era", components.era), ("hour", components.hour), ("minute", components.minute),
-                ("month", components.month), ("nanosecond", components.nanosecond), ("quarter", components.quarter),
-                ("second", components.second), ("weekOfMonth", components.weekOfMonth), ("weekOfYear", components.weekOfYear),
-                ("weekday", components.weekday), ("weekdayOrdinal", components.weekdayOrdinal), ("year", components.year),
-                ("yearForWeekOfYear", components.yearForWeekOfYear),
-            ]
-            for case (let key, let value?) in fields {
+            func field(_ key: StaticString, _ value: Int?) {
+                guard let value else { return }
                 writer.raw(first ? #"""# : #",""#)
                 first = false
                 writer.raw(key)
                 writer.raw(#"":"#)
                 writer.integer(value)
             }
+            // Foundation's keys, sorted by their bytes as the encoder sorts them; no array built per event.
+            field("day", components.day)
+            field("era", components.era)
+            field("hour", components.hour)
+            field("minute", components.minute)
+            field("month", components.month)
+            field("nanosecond", components.nanosecond)
+            field("quarter", components.quarter)
+            field("second", components.second)
+            field("weekOfMonth", components.weekOfMonth)
+            field("weekOfYear", components.weekOfYear)
+            field("weekday", components.weekday)
+            field("weekdayOrdinal", components.weekdayOrdinal)
+            field("year", components.year)
+            field("yearForWeekOfYear", components.yearForWeekOfYear)
             writer.raw(#"},"repeats":"#)
             writer.raw(trigger.repeats ? "true" : "false")
             writer.raw(#","type":"calendar"}"#)
