@@ -85,6 +85,7 @@ public enum DaemonMain {
 
         var engineConfiguration = EngineConfiguration()
         engineConfiguration.attachmentsDirectory = paths.attachmentsDirectory
+        engineConfiguration.presentationJournal = URL(fileURLWithPath: paths.storeFile.path + "-presented")
         // The service bounds a connected app's answer itself (and says so); the engine's bound only backs it up.
         engineConfiguration.willPresentTimeout = Double(configuration.presentationTimeout.components.seconds) + 1
         let engine = NotificationEngine(

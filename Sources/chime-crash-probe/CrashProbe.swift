@@ -5,13 +5,16 @@ import Foundation
 
 /// Adds requests to an engine over a SQLite store as fast as it can, from several tasks at once, while the
 /// engine delivers them; prints `added <id>` when an add has returned (is durable) and `shown <id>` when a
-/// notification was presented. Runs until killed: a parent kills it with SIGKILL mid-burst and checks the
+/// notification was presented. Fires are recorded ahead of their instants, journaled beside the store
+/// (`<path>-presented`), as the daemon does. Runs until killed: a parent kills it with SIGKILL mid-burst and checks the
 /// store.
 enum CrashProbe {
     static func run(path: String, count: Int) async throws {
         let store = try await SQLiteNotificationStore(path: path)
+        var configuration = EngineConfiguration()
+        configuration.presentationJournal = URL(fileURLWithPath: path + "-presented")
         let engine = NotificationEngine(
-            store: store, clock: SystemClock(maximumChunk: 0.05), presenter: PrintingPresenter(), log: SilentLog())
+            store: store, clock: SystemClock(maximumChunk: 0.05), presenter: PrintingPresenter(), log: SilentLog(), configuration: configuration)
         let center = engine.center(for: "probe")
         _ = try await center.requestAuthorization(options: [.alert, .sound])
         await engine.start()

@@ -31,6 +31,7 @@ struct EngineHarness {
     let center: AppNotificationCenter
     /// The folder of the SQLite store, when the harness made one.
     let folder: Folder?
+    let configuration: EngineConfiguration
 
     /// A harness over `store`, or over a new store of the tests' kind (see `onPostgres`).
     static func make(
@@ -64,7 +65,7 @@ struct EngineHarness {
             await sqlite.close()
             reopened = try await SQLiteNotificationStore(path: folder.databasePath)
         }
-        return EngineHarness(store: reopened, folder: folder, now: now, answersAuthorization: true, timeZone: TimeZone(identifier: "Asia/Seoul")!, configuration: EngineConfiguration())
+        return EngineHarness(store: reopened, folder: folder, now: now, answersAuthorization: true, timeZone: TimeZone(identifier: "Asia/Seoul")!, configuration: configuration)
     }
 
     private init(
@@ -77,6 +78,7 @@ struct EngineHarness {
     ) {
         self.store = store
         self.folder = folder
+        self.configuration = configuration
         clock = ManualClock(now: now)
         user = SimulatedUser(answersAuthorization: answersAuthorization)
         engine = NotificationEngine(

@@ -44,21 +44,36 @@ struct EngineCrashDurabilityTests {
         #expect(acknowledged.subtracting(pending.union(delivered)).isEmpty, "acknowledged adds were lost")
         #expect(shownBefore.isSubset(of: delivered), "a notification was shown without being recorded")
 
-        // A new engine, a day later: everything still pending fires once; nothing shown before alerts again.
+        // Recorded before the kill but not shown: fires recorded ahead of their instants, left to the next
+        // process by the presentation journal.
+        let unshown = delivered.subtracting(shownBefore)
+
+        // A new engine, a day later: everything still pending fires once, and so does what was recorded but
+        // not shown; nothing shown before alerts again.
         let presenter = RecordingPresenter()
+        var configuration = EngineConfiguration()
+        configuration.presentationJournal = URL(fileURLWithPath: path + "-presented")
         let engine = NotificationEngine(
-            store: store, clock: ManualClock(now: Date().addingTimeInterval(86_400)), presenter: presenter, log: SilentLog())
+            store: store, clock: ManualClock(now: Date().addingTimeInterval(86_400)), presenter: presenter, log: SilentLog(),
+            configuration: configuration)
         await engine.start()
-        var shownAfter: [String] = []
-        for _ in 0..<pending.count {
-            shownAfter.append(await presenter.nextPresentation().notificationIdentifier)
+        // Only a kill between a fire's settle line and the presenter loses its banner: at most one fire per
+        // task that shows (the driver and the presenting task).
+        let lostAtMost = 2
+        try await eventually("the rest shown", within: 60) {
+            presenter.presentations.count >= pending.count + unshown.count - lostAtMost
         }
+        try await Task.sleep(for: .milliseconds(300))
         await engine.stop()
-        #expect(Set(shownAfter) == pending)
-        #expect(shownAfter.count == pending.count)
+        let shownAfter = presenter.presentations.map(\.notificationIdentifier)
+        #expect(Set(shownAfter).count == shownAfter.count, "a notification was shown twice after the restart")
+        #expect(pending.isSubset(of: Set(shownAfter)))
+        #expect(Set(shownAfter).isSubset(of: pending.union(unshown)))
         #expect(Set(shownAfter).isDisjoint(with: shownBefore))
+        let neverShown = unshown.subtracting(shownAfter)
+        #expect(neverShown.count <= lostAtMost, "recorded but never shown: \(neverShown.sorted())")
         #expect(try await store.pendingRequests(appIdentifier: "probe").isEmpty)
-        print("crash test: \(acknowledged.count) adds acknowledged and \(shownBefore.count) shown before SIGKILL; \(pending.count) still pending, delivered once after restart")
+        print("crash test: \(acknowledged.count) adds acknowledged and \(shownBefore.count) shown before SIGKILL; \(pending.count) still pending and \(unshown.count) recorded but not shown, shown once after restart (\(neverShown.count) never shown)")
         await store.close()
     }
 }

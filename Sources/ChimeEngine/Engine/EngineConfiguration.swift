@@ -20,6 +20,16 @@ public struct EngineConfiguration: Sendable {
     public var schedulingWindow: TimeInterval = 600
     /// The most fires the scheduler loads from the store at once.
     public var schedulingPageSize = 1000
+    /// How long before its instant a fire is recorded in the store (`FiresAhead`): the durable write, the
+    /// reads and the presentation's preparation happen in this lead, and the instant itself only hands
+    /// the prepared notification to the presenter. Until its instant the fire is not listed as delivered,
+    /// and removing or replacing its request cancels it, as before a fire. Long enough to cover one
+    /// round of recording under load; 0 records each fire at its instant.
+    public var fireLead: TimeInterval = 0.05
+    /// Where the engine journals the fires it recorded ahead of their instants, so a new process shows
+    /// those a killed one recorded but never showed (`PresentationJournal`). `nil`: no journal, and such
+    /// fires stay recorded but not shown; the daemon always keeps one beside its store.
+    public var presentationJournal: URL?
     /// iOS keeps at most 64 pending requests per app, the soonest, and silently drops the rest. Chime has
     /// no cap (`nil`, the default); set 64 to test an app's own handling of that limit. After each add,
     /// an app's pending requests beyond the limit — those that fire last, undated ones before all — are

@@ -187,6 +187,12 @@ extension NotificationEngine {
             }
         }
         for (_, pending) in written { schedule(pending) }
+        if !ahead.isEmpty {
+            // A replaced request's fire waiting for its instant never happens, as before a fire.
+            for (index, pending) in written {
+                await cancelAhead(appIdentifier: batch[index].appIdentifier, identifiers: pending.map(\.request.identifier))
+            }
+        }
         await keepPendingLimit(appIdentifiers: Set(written.map { batch[$0.index].appIdentifier }))
         for (index, pending) in written { outcomes[index] = .success(pending) }
         return outcomes
@@ -255,8 +261,14 @@ extension NotificationEngine {
         for (stored, original) in moved { vault?.moveBack(stored, to: original) }
     }
 
+    /// The app's pending requests, with those whose last fire was recorded ahead and waits for its
+    /// instant: until then they have not fired.
     func pendingRequests(appIdentifier: String) async throws -> [NotificationRequest] {
-        try await store.pendingRequests(appIdentifier: appIdentifier).map(\.request)
+        let stored = try await store.pendingRequests(appIdentifier: appIdentifier).map(\.request)
+        let waiting = ahead.pending(appIdentifier: appIdentifier).sorted { PendingListPosition($0) < PendingListPosition($1) }.map(\.request)
+        guard !waiting.isEmpty else { return stored }
+        let waitingIdentifiers = Set(waiting.map(\.identifier))
+        return waiting + stored.filter { !waitingIdentifiers.contains($0.identifier) }
     }
 
     func removePending(appIdentifier: String, identifiers: [String]?) async throws {
@@ -264,13 +276,17 @@ extension NotificationEngine {
         for key in removed {
             timeline.didRemove(key)
         }
+        await cancelAhead(appIdentifier: appIdentifier, identifiers: identifiers)
         try await removeAttachmentsNoLongerUsed(appIdentifier: appIdentifier, identifiers: removed.map(\.requestIdentifier))
     }
 
     // MARK: Delivered notifications
 
+    /// The app's delivered list: without the fires recorded ahead that have not reached their instants.
     func deliveredNotifications(appIdentifier: String) async throws -> [DeliveredNotification] {
-        try await store.deliveredNotifications(appIdentifier: appIdentifier)
+        let listed = try await store.deliveredNotifications(appIdentifier: appIdentifier)
+        guard !ahead.isEmpty else { return listed }
+        return listed.filter { !ahead.holds(appIdentifier: appIdentifier, $0) }
     }
 
     func removeDelivered(appIdentifier: String, identifiers: [String]?) async throws {

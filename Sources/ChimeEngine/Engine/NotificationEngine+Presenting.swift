@@ -11,11 +11,22 @@ extension NotificationEngine {
     }
 
     /// Presents deliveries recorded together, in order.
+    func present(_ batch: [(appIdentifier: String, notification: DeliveredNotification)]) async {
+        for (appIdentifier, notification, state) in await presentationStates(batch) {
+            guard let state else { continue }
+            await present(notification, appIdentifier: appIdentifier, app: state.app, threadCount: state.threadCount)
+        }
+    }
+
+    /// What presenting each delivery of a batch recorded together needs: its app's record and the size of
+    /// the stack it joins; `nil` (and a warning) when they could not be read.
     ///
     /// Each app's record and its threads' counts are read once for the batch, after the batch was
     /// recorded — what each presentation of the batch would read on its own — so a burst of fires costs
     /// two reads per app rather than two per notification.
-    func present(_ batch: [(appIdentifier: String, notification: DeliveredNotification)]) async {
+    func presentationStates(_ batch: [(appIdentifier: String, notification: DeliveredNotification)]) async
+        -> [(appIdentifier: String, notification: DeliveredNotification, state: (app: AppRecord, threadCount: Int)?)]
+    {
         var threadsByApp: [String: Set<String>] = [:]
         for (appIdentifier, notification) in batch {
             threadsByApp[appIdentifier, default: []].insert(notification.request.content.threadIdentifier)
@@ -31,14 +42,20 @@ extension NotificationEngine {
                 }
             }
         }
-        for (appIdentifier, notification) in batch {
-            guard let state = states[appIdentifier] else { continue }
-            if foregroundDelegates[appIdentifier]?.delegate != nil {
-                askForeground(appIdentifier, notification)
-                continue
+        return batch.map { appIdentifier, notification in
+            let state = states[appIdentifier].map { state in
+                (state.app, Self.stackCount(notification, in: state.threadCounts, grouping: state.app.settings.groupingSetting))
             }
-            let threadCount = Self.stackCount(notification, in: state.threadCounts, grouping: state.app.settings.groupingSetting)
-            await show(notification, app: state.app, threadCount: threadCount, foregroundOptions: nil)
+            return (appIdentifier, notification, state)
+        }
+    }
+
+    /// Presents one recorded delivery with the state read for it: a foreground app's goes to its lane.
+    func present(_ notification: DeliveredNotification, appIdentifier: String, app: AppRecord, threadCount: Int) async {
+        if foregroundDelegates[appIdentifier]?.delegate != nil {
+            askForeground(appIdentifier, notification)
+        } else {
+            await show(notification, app: app, threadCount: threadCount, foregroundOptions: nil)
         }
     }
 

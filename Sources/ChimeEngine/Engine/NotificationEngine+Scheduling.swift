@@ -3,12 +3,19 @@ public import Foundation
 
 extension NotificationEngine {
     /// The scheduler's driver: asks the timeline what to do, does it, and repeats until stopped.
+    ///
+    /// It runs `fireLead` ahead of the clock: it asks the timeline as if it were that much later, so each
+    /// fire is recorded and prepared before its instant. It shows the fires whose instants came, and
+    /// sleeps until the next instant at the latest; while it is busy recording, the presenting task shows
+    /// them instead (`runPresenting`).
     func runScheduler() async {
+        let lead = configuration.fireLead
         while !Task.isCancelled {
             await noticeClockStep()
             reportUnfinishedResponses(now: clock.now)
+            await showAheadFires()
             do {
-                switch timeline.nextStep(now: clock.now) {
+                switch timeline.nextStep(now: clock.now.addingTimeInterval(lead)) {
                 case .load(let after, let through, let limit):
                     isLoading = true
                     defer { isLoading = false }
@@ -20,12 +27,16 @@ extension NotificationEngine {
                 case .fire(let due):
                     try await fire(due)
                 case .sleep(let nextStep):
-                    // Also wake when a response handler would overrun, to report it on time.
-                    let deadline = min(nextStep, unfinishedResponseDeadline ?? .distantFuture)
+                    // Also wake for the next fire recorded ahead, and when a response handler would
+                    // overrun, to report it on time.
+                    let deadline = min(
+                        nextStep.addingTimeInterval(-lead), ahead.nextDate() ?? .distantFuture, unfinishedResponseDeadline ?? .distantFuture)
                     let task = Task { [clock] in try await clock.sleep(until: deadline) }
                     sleeper = task
+                    driverSleeps(true)
                     _ = try? await task.value  // a cancellation is a wake-up
                     sleeper = nil
+                    driverSleeps(false)
                 }
             } catch {
                 log.warning("scheduler: \(error); retrying in 1 s")
@@ -40,9 +51,13 @@ extension NotificationEngine {
         if timeline.didAdd(fire) { wakeScheduler() }
     }
 
-    /// Delivers the fires the timeline says are due: records each in the store (with the request's next
-    /// fire date, in one transaction), then presents what was recorded. A fire whose request was removed
-    /// or moved in the meantime is dropped; the store refuses to record one fire twice.
+    /// Records the fires the timeline says are due within the lead: each in the store with the request's
+    /// next fire date, in one transaction, journaled first; then leaves what was recorded to the
+    /// presenting task, which shows each at its instant. A fire whose request was removed or moved in the
+    /// meantime is dropped; the store refuses to record one fire twice.
+    ///
+    /// A fire recorded before its instant is recorded as delivered at its instant, so its record and its
+    /// presentation say the same date.
     private func fire(_ due: [ScheduledFire]) async throws {
         let now = clock.now
         let pending = try await store.pendingRequests(due.map(\.key))
@@ -56,18 +71,29 @@ extension NotificationEngine {
                 continue
             }
             do {
-                records.append(try fireRecord(for: request, firedDate: fire.date, now: now))
+                records.append(try fireRecord(for: request, firedDate: fire.date, now: max(now, fire.date)))
             } catch {
                 log.warning("request \(fire.key) could not be delivered: \(error)")
             }
         }
-        let applied = try await store.recordFires(records)
+        let sequences = journalAhead(records)
+        let applied: [FireRecord]
+        do {
+            applied = try await store.recordFires(records)
+        } catch {
+            settle(Array(sequences.values))
+            throw error
+        }
         for record in applied {
             if let next = record.nextFireDate {
                 schedule(ScheduledFire(date: next, key: record.key))
             }
         }
-        await present(applied.compactMap { record in record.delivered.map { (record.key.appIdentifier, $0) } })
+        if applied.count < records.count {
+            let recorded = Set(applied.map(\.key))
+            settle(sequences.filter { !recorded.contains($0.key) }.map(\.value))
+        }
+        await queueAhead(applied, pending: byKey, sequences: sequences)
     }
 
     /// The rules of fire dates as they stand: the configured misfire tolerance and the user's zone now.

@@ -27,6 +27,7 @@ public actor NotificationEngine {
     let log: any EngineLog
     let configuration: EngineConfiguration
     let vault: AttachmentVault?
+    let journal: PresentationJournal?
 
     var timeline: SchedulerTimeline
     /// The user's situation now: focus, lock state, languages.
@@ -43,6 +44,18 @@ public actor NotificationEngine {
 
     var driver: Task<Void, Never>?
     var sleeper: Task<Void, any Error>?
+    /// Fires recorded ahead of their instants, and the task that shows them while the driver is busy: its
+    /// sleep, the date it sleeps until, and its wait while it has nothing to do.
+    var ahead = FiresAhead()
+    var presenting: Task<Void, Never>?
+    var presentingSleeper: Task<Void, any Error>?
+    var presentingUntil: Date?
+    var presentingIdle: CheckedContinuation<Void, Never>?
+    /// Whether the driver sleeps, and so wakes for the next fire's instant itself.
+    var isDriverAsleep = false
+    /// What the journal held unsettled when the engine was made: shown first when it starts.
+    var unsettledAtStart: [PresentationJournal.Entry] = []
+    var nextJournalSequence: UInt64 = 1
     /// Set while the driver waits for a page from the store; adds in that time are replayed afterwards,
     /// because the page may have been read before they were written.
     var isLoading = false
@@ -82,6 +95,8 @@ public actor NotificationEngine {
         self.log = log
         self.configuration = configuration
         vault = configuration.attachmentsDirectory.map(AttachmentVault.init(directory:))
+        (journal, unsettledAtStart) = Self.openJournal(configuration.presentationJournal, log: log)
+        nextJournalSequence = (unsettledAtStart.map(\.sequence).max() ?? 0) + 1
         timeline = SchedulerTimeline(window: configuration.schedulingWindow, pageSize: configuration.schedulingPageSize)
     }
 
@@ -95,16 +110,29 @@ public actor NotificationEngine {
     public func start() {
         guard driver == nil else { return }
         presenter.connect(to: self)
-        driver = Task { await self.runScheduler() }
+        driver = Task {
+            await self.showUnsettled()
+            await self.runScheduler()
+        }
+        presenting = Task { await self.runPresenting() }
     }
 
-    /// Stops the scheduler and waits for it; state already recorded stays in the store.
+    /// Stops the scheduler and waits for it; state already recorded stays in the store. Fires recorded
+    /// ahead and not shown yet wait for the next `start()`, and in the presentation journal for another
+    /// process's.
     public func stop() async {
         let running = driver
+        let showing = presenting
         driver = nil
+        presenting = nil
         running?.cancel()
+        showing?.cancel()
         sleeper?.cancel()
+        presentingSleeper?.cancel()
+        presentingIdle?.resume()
+        presentingIdle = nil
         await running?.value
+        await showing?.value
     }
 
     /// Changes what the engine knows of the user's situation (focus, lock state, languages); it applies

@@ -29,6 +29,20 @@ public struct PendingListPosition: Sendable, Hashable, Codable {
     }
 }
 
+extension PendingListPosition: Comparable {
+    /// The pending list's order: by next fire date, those without one last; then app identifier, then
+    /// request identifier, each by its UTF-8 bytes.
+    public static func < (lhs: PendingListPosition, rhs: PendingListPosition) -> Bool {
+        if lhs.nextFireDate != rhs.nextFireDate {
+            guard let left = lhs.nextFireDate else { return false }
+            guard let right = rhs.nextFireDate else { return true }
+            return left < right
+        }
+        return RequestKey(appIdentifier: lhs.appIdentifier, requestIdentifier: lhs.requestIdentifier)
+            < RequestKey(appIdentifier: rhs.appIdentifier, requestIdentifier: rhs.requestIdentifier)
+    }
+}
+
 /// Where a page of the delivered list ended: the next page starts after this notification.
 public struct DeliveredListPosition: Sendable, Hashable, Codable {
     public var appIdentifier: String

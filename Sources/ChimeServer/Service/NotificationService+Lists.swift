@@ -42,8 +42,8 @@ extension NotificationService {
             throw APIError(.invalidParameters, field: "upcoming", "upcoming must be between 0 and \(PendingItem.upcomingLimit)")
         }
         let after = try page.cursor.map { cursor throws(APIError) in try ListCursor.decode(cursor, as: PendingListPosition.self) }
-        let items = try await store.pendingPage(appIdentifier: app, after: after, limit: page.limit + 1)
-        let total = try await store.pendingTotal(appIdentifier: app)
+        let items = try await engine.pendingPage(appIdentifier: app, after: after, limit: page.limit + 1)
+        let total = try await engine.pendingTotal(appIdentifier: app)
         let shown = items.prefix(page.limit)
         let next = items.count > page.limit ? shown.last.map { ListCursor.encode(PendingListPosition($0)) } : nil
         var listed: [PendingItem] = []
@@ -66,7 +66,7 @@ extension NotificationService {
             removed = existing.count
             event = PendingChangedEvent(app: app, removed: existing.map(\.request.identifier).sorted())
         } else {
-            removed = try await store.pendingTotal(appIdentifier: app)
+            removed = try await engine.pendingTotal(appIdentifier: app)
             try await center.removeAllPendingNotificationRequests()
             event = PendingChangedEvent(app: app, removedAll: true)
         }
@@ -80,8 +80,8 @@ extension NotificationService {
     /// A page of one app's delivered notifications (newest first), or of every app's (by app, newest first).
     public func delivered(_ app: String?, _ page: PageRequest) async throws -> Page<DeliveredItem> {
         let after = try page.cursor.map { cursor throws(APIError) in try ListCursor.decode(cursor, as: DeliveredListPosition.self) }
-        let entries = try await store.deliveredPage(appIdentifier: app, after: after, limit: page.limit + 1)
-        let total = try await store.deliveredTotal(appIdentifier: app)
+        let entries = try await engine.deliveredPage(appIdentifier: app, after: after, limit: page.limit + 1)
+        let total = try await engine.deliveredTotal(appIdentifier: app)
         let shown = entries.prefix(page.limit)
         let next = entries.count > page.limit ? shown.last.map { ListCursor.encode($0.position) } : nil
         return Page(items: shown.map { DeliveredItem(app: $0.position.appIdentifier, notification: $0.notification) }, total: total, next: next)
@@ -100,7 +100,7 @@ extension NotificationService {
             try await center.removeDeliveredNotifications(withIdentifiers: identifiers)
             removed = existing
         } else {
-            removed = try await store.deliveredTotal(appIdentifier: app)
+            removed = try await engine.deliveredTotal(appIdentifier: app)
             try await center.removeAllDeliveredNotifications()
         }
         statusCache.invalidate()

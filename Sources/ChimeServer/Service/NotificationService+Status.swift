@@ -12,7 +12,7 @@ extension NotificationService {
         var status = StatusResult(
             version: WireFormat.version, processIdentifier: getpid(), storePath: identity.storePath, socketPath: identity.socketPath,
             httpAddress: identity.httpAddress, presenter: identity.presenter, notificationServer: await identity.notificationServer(),
-            apps: apps.count, pending: try await store.pendingTotal(appIdentifier: nil), delivered: try await store.deliveredTotal(appIdentifier: nil),
+            apps: apps.count, pending: try await engine.pendingTotal(appIdentifier: nil), delivered: try await engine.deliveredTotal(appIdentifier: nil),
             queuedResponses: try await queue.counts().values.reduce(0, +), focus: registry.focus, eventStreams: events.streamCount)
         let quarantined = try await store.quarantinedCount()
         status.quarantined = quarantined > 0 ? quarantined : nil

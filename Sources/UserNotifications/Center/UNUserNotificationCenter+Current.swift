@@ -239,6 +239,7 @@ enum EmbeddedCenter {
         }
         var engineConfiguration = EngineConfiguration()
         engineConfiguration.attachmentsDirectory = attachments
+        engineConfiguration.presentationJournal = URL(fileURLWithPath: storeFile.path + "-presented")
         let (presenter, asker) = await presenter(for: configuration, log: log)
         let engine = NotificationEngine(
             store: store, clock: clock, presenter: presenter, authorization: configuration.authorization ?? asker, log: log,
