@@ -224,7 +224,10 @@ struct BurstBenchmark {
     private func measureLateness(path: String, expectedAddTime: Duration) async throws -> Lateness {
         let store = try await SQLiteNotificationStore(path: path)
         let presenter = TimestampingPresenter(expecting: requests)
-        let engine = NotificationEngine(store: store, clock: SystemClock(), presenter: presenter, log: SilentLog())
+        // As the daemon runs it: fires recorded ahead, journaled beside the store.
+        var configuration = EngineConfiguration()
+        configuration.presentationJournal = URL(fileURLWithPath: path + "-presented")
+        let engine = NotificationEngine(store: store, clock: SystemClock(), presenter: presenter, log: SilentLog(), configuration: configuration)
         let center = engine.center(for: BenchRequests.appIdentifier)
         _ = try await center.requestAuthorization(options: [.alert, .sound])
         await engine.start()
