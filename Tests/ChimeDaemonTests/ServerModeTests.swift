@@ -43,7 +43,7 @@ struct ServerModeTests {
     @Test func threeNodesDeliverABurstExactlyOnceWhenOneIsKilled() async throws {
         let cluster = try await ServerModeCluster.start(nodes: 3)
         let key = try await cluster.tenant("shop")
-        let start = Date().addingTimeInterval(25)
+        let start = Date().addingTimeInterval(45)
         try await Self.postBurst(cluster, key: key, start: start)
         try await Task.sleep(for: .seconds(max(0, start.addingTimeInterval(8).timeIntervalSinceNow)))
         #expect(try await cluster.value("SELECT count(*) FROM event") > 0, "the burst is under way")
@@ -61,7 +61,7 @@ struct ServerModeTests {
         let postgres = try await PostgresCluster.start()
         let cluster = try await ServerModeCluster.start(nodes: 3, on: postgres)
         let key = try await cluster.tenant("shop")
-        let start = Date().addingTimeInterval(25)
+        let start = Date().addingTimeInterval(45)
         try await Self.postBurst(cluster, key: key, start: start)
         try await Task.sleep(for: .seconds(max(0, start.addingTimeInterval(8).timeIntervalSinceNow)))
         try await postgres.stopServer()

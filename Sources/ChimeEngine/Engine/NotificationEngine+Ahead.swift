@@ -85,7 +85,10 @@ extension NotificationEngine {
     /// Leaves the recorded fires to be shown at their instants, with what their presentation needs.
     /// `pending` has each request as it was pending before its fire.
     func queueAhead(_ applied: [FireRecord], pending: [RequestKey: PendingRequest], sequences: [RequestKey: UInt64]) async {
-        let delivering = applied.filter { $0.delivered != nil }
+        // Cancelled while being recorded: the fire never happened.
+        let cancelled = applied.filter { recording[$0.key]?.isCancelled == true }
+        if !cancelled.isEmpty { await deleteCancelled(cancelled, sequences: sequences) }
+        let delivering = applied.filter { $0.delivered != nil && recording[$0.key]?.isCancelled != true }
         let batch = delivering.map { ($0.key.appIdentifier, $0.delivered!) }
         for (record, (appIdentifier, notification, state)) in zip(delivering, await presentationStates(batch)) {
             let before = pending[record.key]
@@ -95,6 +98,20 @@ extension NotificationEngine {
                 pending: before, leftPending: record.nextFireDate == nil, state: state))
         }
         armPresenting()
+    }
+
+    /// Deletes the records of fires cancelled while their batch was being recorded.
+    private func deleteCancelled(_ records: [FireRecord], sequences: [RequestKey: UInt64]) async {
+        settle(records.compactMap { sequences[$0.key] })
+        for (appIdentifier, keys) in Dictionary(grouping: records.map(\.key), by: \.appIdentifier) {
+            let identifiers = keys.map(\.requestIdentifier)
+            do {
+                try await store.removeDelivered(appIdentifier: appIdentifier, identifiers: identifiers)
+                try await removeAttachmentsNoLongerUsed(appIdentifier: appIdentifier, identifiers: identifiers)
+            } catch {
+                log.warning("fires of \(appIdentifier) cancelled before their instants stay in the delivered list: \(error)")
+            }
+        }
     }
 
     /// Marks fires as handed to the presenter, or cancelled.
@@ -110,6 +127,12 @@ extension NotificationEngine {
     /// `nil`): their request was removed or replaced before they showed, so they never happened. Their
     /// delivered records go; what the recording did besides (a content badge applied) stays.
     func cancelAhead(appIdentifier: String, identifiers: [String]?) async {
+        if !recording.isEmpty {
+            let chosen = identifiers.map(Set.init)
+            for key in recording.keys where key.appIdentifier == appIdentifier && chosen?.contains(key.requestIdentifier) ?? true {
+                recording[key]?.isCancelled = true
+            }
+        }
         guard !ahead.isEmpty else { return }
         let cancelled = ahead.cancel(appIdentifier: appIdentifier, identifiers: identifiers)
         guard !cancelled.isEmpty else { return }
@@ -146,13 +169,18 @@ extension NotificationEngine {
         await queueAhead(records, pending: [:], sequences: sequences)
     }
 
-    /// Rewrites the journal once nothing waits (or it grew past a megabyte), so it stays small.
+    /// Rewrites the journal once nothing waits (or it grew past a megabyte), so it stays small. It keeps
+    /// every fire still to be shown: those waiting for their instants, and those being recorded.
     private func compactJournal() {
-        guard let journal, journal.size > 0, ahead.isEmpty || journal.size > 1 << 20 else { return }
+        guard let journal, journal.size > 0, ahead.isEmpty && recording.isEmpty || journal.size > 1 << 20 else { return }
+        var keeping: [PresentationJournal.Entry] = ahead.fires.map {
+            .init(sequence: $0.sequence, appIdentifier: $0.appIdentifier, identifier: $0.notification.identifier, date: $0.date)
+        }
+        for (key, fire) in recording {
+            keeping.append(.init(sequence: fire.sequence, appIdentifier: key.appIdentifier, identifier: key.requestIdentifier, date: fire.date))
+        }
         do {
-            try journal.rewrite(keeping: ahead.fires.map {
-                .init(sequence: $0.sequence, appIdentifier: $0.appIdentifier, identifier: $0.notification.identifier, date: $0.date)
-            })
+            try journal.rewrite(keeping: keeping.sorted { $0.sequence < $1.sequence })
         } catch {
             log.warning("presentation journal: \(error)")
         }
@@ -182,9 +210,9 @@ extension NotificationEngine {
     /// A page of pending requests (`NotificationStore.pendingPage`) in which the requests of fires
     /// recorded ahead are still pending, at their fire dates, until the instant.
     public func pendingPage(appIdentifier: String?, after position: PendingListPosition?, limit: Int) async throws -> [PendingRequest] {
-        let extra = ahead.pending(appIdentifier: appIdentifier).count
+        let extra = waitingPending(appIdentifier: appIdentifier).count
         let stored = try await store.pendingPage(appIdentifier: appIdentifier, after: position, limit: limit + extra)
-        let waiting = ahead.pending(appIdentifier: appIdentifier)
+        let waiting = waitingPending(appIdentifier: appIdentifier)
         guard !waiting.isEmpty else { return Array(stored.prefix(limit)) }
         // A repeating request is listed at this fire's date until the instant, not also at its next.
         let waitingKeys = Set(waiting.map(\.key))
@@ -199,6 +227,27 @@ extension NotificationEngine {
         return Array(merged.prefix(limit))
     }
 
+    /// The requests of the fires recorded ahead or being recorded (not cancelled), as they were pending
+    /// before: pending still, as far as anyone can see.
+    func waitingPending(appIdentifier: String?) -> [PendingRequest] {
+        var waiting = ahead.pending(appIdentifier: appIdentifier)
+        for (key, fire) in recording where !fire.isCancelled && (appIdentifier == nil || key.appIdentifier == appIdentifier) {
+            waiting.append(fire.pending)
+        }
+        return waiting
+    }
+
+    /// Whether the delivered notification is a fire that has not reached its instant (recorded ahead, or
+    /// being recorded).
+    func isWaiting(appIdentifier: String, _ notification: DeliveredNotification) -> Bool {
+        if !recording.isEmpty,
+            recording[RequestKey(appIdentifier: appIdentifier, requestIdentifier: notification.identifier)]?.date == notification.date
+        {
+            return true
+        }
+        return ahead.holds(appIdentifier: appIdentifier, notification)
+    }
+
     /// How many requests are pending (`NotificationStore.pendingTotal`), counting those whose last fire
     /// was recorded ahead and waits for its instant.
     public func pendingTotal(appIdentifier: String?) async throws -> Int {
@@ -208,10 +257,10 @@ extension NotificationEngine {
     /// A page of delivered notifications (`NotificationStore.deliveredPage`) without the fires recorded
     /// ahead that have not reached their instants.
     public func deliveredPage(appIdentifier: String?, after position: DeliveredListPosition?, limit: Int) async throws -> [DeliveredListEntry] {
-        let waiting = ahead.count(appIdentifier: appIdentifier)
+        let waiting = ahead.count(appIdentifier: appIdentifier) + recording.count
         let entries = try await store.deliveredPage(appIdentifier: appIdentifier, after: position, limit: limit + waiting)
-        guard waiting > 0 || !ahead.isEmpty else { return entries }
-        return Array(entries.lazy.filter { !self.ahead.holds(appIdentifier: $0.position.appIdentifier, $0.notification) }.prefix(limit))
+        guard !ahead.isEmpty || !recording.isEmpty else { return Array(entries.prefix(limit)) }
+        return Array(entries.lazy.filter { !self.isWaiting(appIdentifier: $0.position.appIdentifier, $0.notification) }.prefix(limit))
     }
 
     /// How many notifications the delivered list has (`NotificationStore.deliveredTotal`), without the
@@ -221,3 +270,4 @@ extension NotificationEngine {
         return max(0, total - ahead.count(appIdentifier: appIdentifier))
     }
 }
+

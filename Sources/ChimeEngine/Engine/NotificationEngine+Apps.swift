@@ -187,7 +187,7 @@ extension NotificationEngine {
             }
         }
         for (_, pending) in written { schedule(pending) }
-        if !ahead.isEmpty {
+        if !ahead.isEmpty || !recording.isEmpty {
             // A replaced request's fire waiting for its instant never happens, as before a fire.
             for (index, pending) in written {
                 await cancelAhead(appIdentifier: batch[index].appIdentifier, identifiers: pending.map(\.request.identifier))
@@ -265,7 +265,7 @@ extension NotificationEngine {
     /// instant: until then they have not fired.
     func pendingRequests(appIdentifier: String) async throws -> [NotificationRequest] {
         let stored = try await store.pendingRequests(appIdentifier: appIdentifier).map(\.request)
-        let waiting = ahead.pending(appIdentifier: appIdentifier).sorted { PendingListPosition($0) < PendingListPosition($1) }.map(\.request)
+        let waiting = waitingPending(appIdentifier: appIdentifier).sorted { PendingListPosition($0) < PendingListPosition($1) }.map(\.request)
         guard !waiting.isEmpty else { return stored }
         let waitingIdentifiers = Set(waiting.map(\.identifier))
         return waiting + stored.filter { !waitingIdentifiers.contains($0.identifier) }
@@ -285,8 +285,8 @@ extension NotificationEngine {
     /// The app's delivered list: without the fires recorded ahead that have not reached their instants.
     func deliveredNotifications(appIdentifier: String) async throws -> [DeliveredNotification] {
         let listed = try await store.deliveredNotifications(appIdentifier: appIdentifier)
-        guard !ahead.isEmpty else { return listed }
-        return listed.filter { !ahead.holds(appIdentifier: appIdentifier, $0) }
+        guard !ahead.isEmpty || !recording.isEmpty else { return listed }
+        return listed.filter { !isWaiting(appIdentifier: appIdentifier, $0) }
     }
 
     func removeDelivered(appIdentifier: String, identifiers: [String]?) async throws {

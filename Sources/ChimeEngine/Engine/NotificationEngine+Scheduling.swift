@@ -16,6 +16,10 @@ extension NotificationEngine {
             await showAheadFires()
             do {
                 switch timeline.nextStep(now: clock.now.addingTimeInterval(lead)) {
+                case .load where recordingTask != nil, .sleep where recordingTask != nil:
+                    // The batch being recorded comes first: it may schedule repeats, and adds made
+                    // meanwhile may change the step.
+                    try await finishRecording()
                 case .load(let after, let through, let limit):
                     isLoading = true
                     defer { isLoading = false }
@@ -52,12 +56,13 @@ extension NotificationEngine {
     }
 
     /// Records the fires the timeline says are due within the lead: each in the store with the request's
-    /// next fire date, in one transaction, journaled first; then leaves what was recorded to the
-    /// presenting task, which shows each at its instant. A fire whose request was removed or moved in the
-    /// meantime is dropped; the store refuses to record one fire twice.
+    /// next fire date, in one transaction, journaled first; then leaves what was recorded to be shown at
+    /// its instant. A fire whose request was removed or moved in the meantime is dropped; the store
+    /// refuses to record one fire twice.
     ///
-    /// A fire recorded before its instant is recorded as delivered at its instant, so its record and its
-    /// presentation say the same date.
+    /// The recording goes on while the driver reads the next batch (`recordingTask`); one batch at a
+    /// time, so batches commit in order. A fire recorded before its instant is recorded as delivered at
+    /// its instant, so its record and its presentation say the same date.
     private func fire(_ due: [ScheduledFire]) async throws {
         let now = clock.now
         let pending = try await store.pendingRequests(due.map(\.key))
@@ -76,13 +81,37 @@ extension NotificationEngine {
                 log.warning("request \(fire.key) could not be delivered: \(error)")
             }
         }
+        try await finishRecording()
+        guard !records.isEmpty else { return }
         let sequences = journalAhead(records)
+        for record in records where record.delivered != nil {
+            recording[record.key] = FireInFlight(pending: byKey[record.key]!, date: record.delivered!.date, sequence: sequences[record.key]!)
+        }
+        recordingTask = Task { await self.record(records, pending: byKey, sequences: sequences) }
+    }
+
+    /// Waits for the batch being recorded; rethrows what its recording failed with.
+    func finishRecording() async throws {
+        await recordingTask?.value
+        recordingTask = nil
+        if let error = recordingError {
+            recordingError = nil
+            throw error
+        }
+    }
+
+    /// Commits a batch of fire records, schedules the repeats, and leaves the fires to be shown at their
+    /// instants. On failure nothing was recorded: the fires are read again from the store.
+    private func record(_ records: [FireRecord], pending: [RequestKey: PendingRequest], sequences: [RequestKey: UInt64]) async {
         let applied: [FireRecord]
         do {
             applied = try await store.recordFires(records)
         } catch {
             settle(Array(sequences.values))
-            throw error
+            for record in records { recording[record.key] = nil }
+            timeline.reset()
+            recordingError = error
+            return
         }
         for record in applied {
             if let next = record.nextFireDate {
@@ -93,7 +122,8 @@ extension NotificationEngine {
             let recorded = Set(applied.map(\.key))
             settle(sequences.filter { !recorded.contains($0.key) }.map(\.value))
         }
-        await queueAhead(applied, pending: byKey, sequences: sequences)
+        await queueAhead(applied, pending: pending, sequences: sequences)
+        for record in records { recording[record.key] = nil }
     }
 
     /// The rules of fire dates as they stand: the configured misfire tolerance and the user's zone now.

@@ -53,6 +53,11 @@ public actor NotificationEngine {
     var presentingIdle: CheckedContinuation<Void, Never>?
     /// Whether the driver sleeps, and so wakes for the next fire's instant itself.
     var isDriverAsleep = false
+    /// The batch of fires being recorded while the driver goes on (`recordingTask`), by request, and the
+    /// error its recording ended with, for the driver to back off.
+    var recording: [RequestKey: FireInFlight] = [:]
+    var recordingTask: Task<Void, Never>?
+    var recordingError: (any Error)?
     /// What the journal held unsettled when the engine was made: shown first when it starts.
     var unsettledAtStart: [PresentationJournal.Entry] = []
     var nextJournalSequence: UInt64 = 1
@@ -132,6 +137,7 @@ public actor NotificationEngine {
         presentingIdle?.resume()
         presentingIdle = nil
         await running?.value
+        await recordingTask?.value
         await showing?.value
     }
 

@@ -29,30 +29,33 @@ struct FiresAhead: Sendable {
         var key: RequestKey { RequestKey(appIdentifier: appIdentifier, requestIdentifier: notification.identifier) }
     }
 
+    /// The heap holds dates and sequences only: swapping whole fires would copy (and retain) every field.
     private struct Entry: Comparable, Sendable {
-        let fire: Fire
+        let date: Date
+        let sequence: UInt64
 
-        static func < (lhs: Entry, rhs: Entry) -> Bool { (lhs.fire.date, lhs.fire.sequence) < (rhs.fire.date, rhs.fire.sequence) }
-        static func == (lhs: Entry, rhs: Entry) -> Bool { lhs.fire.sequence == rhs.fire.sequence }
+        static func < (lhs: Entry, rhs: Entry) -> Bool { (lhs.date, lhs.sequence) < (rhs.date, rhs.sequence) }
     }
 
     private var heap = MinHeap<Entry>()
-    /// The live entries per request, by sequence, with their dates; an entry missing here was cancelled.
-    private var live: [RequestKey: [UInt64: Date]] = [:]
-    private(set) var count = 0
+    /// The live fires by sequence; a heap entry without one here was cancelled.
+    private var bySequence: [UInt64: Fire] = [:]
+    /// The live fires' sequences per request.
+    private var byKey: [RequestKey: [UInt64]] = [:]
 
-    var isEmpty: Bool { count == 0 }
+    var count: Int { bySequence.count }
+    var isEmpty: Bool { bySequence.isEmpty }
 
     mutating func insert(_ fire: Fire) {
-        heap.insert(Entry(fire: fire))
-        live[fire.key, default: [:]][fire.sequence] = fire.date
-        count += 1
+        heap.insert(Entry(date: fire.date, sequence: fire.sequence))
+        bySequence[fire.sequence] = fire
+        byKey[fire.key, default: []].append(fire.sequence)
     }
 
     /// The date of the earliest live fire.
     mutating func nextDate() -> Date? {
         dropCancelled()
-        return heap.minimum?.fire.date
+        return heap.minimum?.date
     }
 
     /// Takes out the live fires dated at or before `now`, earliest first.
@@ -60,32 +63,24 @@ struct FiresAhead: Sendable {
         var due: [Fire] = []
         while true {
             dropCancelled()
-            guard let minimum = heap.minimum, minimum.fire.date <= now else { return due }
+            guard let minimum = heap.minimum, minimum.date <= now else { return due }
             heap.removeMinimum()
-            forget(minimum.fire)
-            due.append(minimum.fire)
+            if let fire = take(minimum.sequence) { due.append(fire) }
         }
     }
 
-    /// Takes out every live fire, earliest first.
-    mutating func removeAll() -> [Fire] {
-        removeDue(at: .distantFuture)
-    }
-
     /// The live fires, in no particular order.
-    var fires: [Fire] {
-        heap.elements.lazy.map(\.fire).filter { live[$0.key]?[$0.sequence] != nil }
-    }
+    var fires: some Collection<Fire> { bySequence.values }
 
     /// Cancels the app's fires of these requests (all of the app's when `nil`) and returns them.
     mutating func cancel(appIdentifier: String, identifiers: [String]?) -> [Fire] {
         let keys = identifiers.map { $0.map { RequestKey(appIdentifier: appIdentifier, requestIdentifier: $0) } }
-            ?? live.keys.filter { $0.appIdentifier == appIdentifier }
+            ?? byKey.keys.filter { $0.appIdentifier == appIdentifier }
         var cancelled: [Fire] = []
         for key in Set(keys) {
-            guard let sequences = live.removeValue(forKey: key) else { continue }
-            count -= sequences.count
-            cancelled += heap.elements.lazy.map(\.fire).filter { $0.key == key && sequences[$0.sequence] != nil }
+            for sequence in byKey[key] ?? [] {
+                if let fire = take(sequence) { cancelled.append(fire) }
+            }
         }
         return cancelled
     }
@@ -93,7 +88,13 @@ struct FiresAhead: Sendable {
     /// Whether the delivered notification is one of these fires, recorded but not shown yet.
     func holds(appIdentifier: String, _ notification: DeliveredNotification) -> Bool {
         let key = RequestKey(appIdentifier: appIdentifier, requestIdentifier: notification.identifier)
-        return live[key]?.values.contains(notification.date) ?? false
+        return byKey[key]?.contains { bySequence[$0]?.date == notification.date } ?? false
+    }
+
+    /// How many fires wait, of one app or of every app (`nil`).
+    func count(appIdentifier: String?) -> Int {
+        guard let appIdentifier else { return count }
+        return byKey.lazy.filter { $0.key.appIdentifier == appIdentifier }.reduce(0) { $0 + $1.value.count }
     }
 
     /// The requests of the waiting fires of one app (every app's when `nil`), as they were pending before
@@ -110,21 +111,28 @@ struct FiresAhead: Sendable {
         return fires.count { $0.leftPending && (appIdentifier == nil || $0.appIdentifier == appIdentifier) }
     }
 
-    /// How many fires wait, of one app or of every app (`nil`).
-    func count(appIdentifier: String?) -> Int {
-        guard let appIdentifier else { return count }
-        return live.lazy.filter { $0.key.appIdentifier == appIdentifier }.reduce(0) { $0 + $1.value.count }
-    }
-
     private mutating func dropCancelled() {
-        while let minimum = heap.minimum, live[minimum.fire.key]?[minimum.fire.sequence] == nil {
+        while let minimum = heap.minimum, bySequence[minimum.sequence] == nil {
             heap.removeMinimum()
         }
     }
 
-    private mutating func forget(_ fire: Fire) {
-        live[fire.key]?[fire.sequence] = nil
-        if live[fire.key]?.isEmpty == true { live[fire.key] = nil }
-        count -= 1
+    /// Takes a live fire out of the maps (its heap entry, if still there, is then skipped).
+    private mutating func take(_ sequence: UInt64) -> Fire? {
+        guard let fire = bySequence.removeValue(forKey: sequence) else { return nil }
+        byKey[fire.key]?.removeAll { $0 == sequence }
+        if byKey[fire.key]?.isEmpty == true { byKey[fire.key] = nil }
+        return fire
     }
+}
+
+/// A fire whose record is being committed while the driver reads the next batch: not shown, not listed
+/// as delivered, still pending as far as anyone can see; a removal or replacement of its request marks
+/// it cancelled, and its record is then deleted once committed.
+struct FireInFlight: Sendable {
+    let pending: PendingRequest
+    let date: Date
+    /// Its place in the presentation journal.
+    let sequence: UInt64
+    var isCancelled = false
 }

@@ -161,10 +161,10 @@ final class RecordingLog: EngineLog {
     func warning(_ message: String) { warnings.post(message) }
     func info(_ message: String) { infos.post(message) }
 
-    /// Waits for a warning that contains `text`.
-    func nextWarning(containing text: String) async throws -> String {
+    /// Waits for a warning that contains `text`, each warning for at most `seconds`.
+    func nextWarning(containing text: String, within seconds: Double = 15) async throws -> String {
         while true {
-            let warning = try await warnings.next("a warning containing \(text.debugDescription); warnings so far: \(warnings.all)")
+            let warning = try await warnings.next("a warning containing \(text.debugDescription); warnings so far: \(warnings.all)", within: seconds)
             if warning.contains(text) { return warning }
         }
     }
