@@ -1,5 +1,5 @@
-public import ChimeCore
-public import Foundation
+import ChimeCore
+import Foundation
 
 /// Fires recorded ahead of their instants (`EngineConfiguration.fireLead`): shown at the instant from
 /// memory, hidden from the delivered list until then, cancelled by a removal or replacement of their

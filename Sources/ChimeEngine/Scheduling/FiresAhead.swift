@@ -1,5 +1,5 @@
-public import ChimeCore
-public import Foundation
+import ChimeCore
+import Foundation
 
 /// Fires recorded in the store ahead of their instants, waiting in memory to be shown at them.
 ///
