@@ -69,8 +69,7 @@ extension NotificationEngine {
         var entries: [PresentationJournal.Entry] = []
         for record in records {
             guard let delivered = record.delivered else { continue }
-            let sequence = nextJournalSequence
-            nextJournalSequence += 1
+            let sequence = takeSequence()
             sequences[record.key] = sequence
             entries.append(.init(sequence: sequence, appIdentifier: record.key.appIdentifier, identifier: delivered.identifier, date: delivered.date))
         }
