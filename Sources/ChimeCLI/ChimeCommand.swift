@@ -22,6 +22,7 @@ public enum ChimeCommand: Equatable {
     case web(WebCommand)
     case completions(CompletionsCommand)
     case doctor(DoctorCommand)
+    case server(ServerCommand)
 
     public static let abstract = "Chime: Apple's UserNotifications, on Linux."
 
@@ -31,7 +32,8 @@ public enum ChimeCommand: Equatable {
     public static let helpText = """
         OVERVIEW: \(abstract)
 
-        Every subcommand but next talks to chimed, the notification center daemon (start it with chimed).
+        Every subcommand but next and server talks to chimed, the notification center daemon (start it with
+        chimed); server talks to a server-mode node with a tenant's API key.
 
         USAGE: chime <subcommand> [options]
 
@@ -51,6 +53,7 @@ public enum ChimeCommand: Equatable {
           completions Print a shell completion script (bash, zsh or fish).
           doctor      Check the daemon, the desktop's notification server and the store.
           next        List the upcoming fire dates of a trigger.
+          server      Manage a server-mode node (chimed --server): recipients, their notifications, API keys.
 
         OPTIONS:
           -h, --help  Show help for chime or a subcommand (chime <subcommand> --help).
@@ -61,7 +64,7 @@ public enum ChimeCommand: Equatable {
     static let subcommands = [
         AddCommand.name, ListCommand.Kind.pending.rawValue, ListCommand.Kind.delivered.rawValue, ShowCommand.name, RemoveCommand.name,
         RespondCommand.name, ResponsesCommand.name, CategoriesCommand.name, AppsCommand.name, FocusCommand.name, WatchCommand.name, WebCommand.name, DoctorCommand.name, NextCommand.name,
-        CompletionsCommand.name,
+        ServerCommand.name, CompletionsCommand.name,
     ]
 
     /// Parses the arguments that follow the executable's name.
@@ -99,6 +102,7 @@ public enum ChimeCommand: Equatable {
         case ResponsesCommand.name: .responses(try ResponsesCommand.parse(rest))
         case WebCommand.name: .web(try WebCommand.parse(rest))
         case CompletionsCommand.name: .completions(try CompletionsCommand.parse(rest))
+        case ServerCommand.name: .server(try ServerCommand.parse(rest))
         default: .doctor(try DoctorCommand.parse(rest))
         }
     }
@@ -120,6 +124,7 @@ public enum ChimeCommand: Equatable {
         case WebCommand.name: WebCommand.helpText
         case CompletionsCommand.name: CompletionsCommand.helpText
         case DoctorCommand.name: DoctorCommand.helpText
+        case ServerCommand.name: ServerCommand.helpText
         default: helpText
         }
     }

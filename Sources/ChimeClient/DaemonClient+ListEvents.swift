@@ -40,7 +40,7 @@ extension DaemonClient {
         let (events, continuation) = AsyncStream.makeStream(of: ListEvent.self, bufferingPolicy: .bufferingNewest(10_000))
         let lastID = LastEventID(lastEventID)
         let connection = try await EventStreamConnection.open(
-            socketPath: transport.socketPath, token: transport.token, appHeader: transport.appHeader, path: Route.events.template, query: [],
+            endpoint: transport.endpoint, token: transport.token, appHeader: transport.appHeader, path: Route.events.template, query: [],
             lastEventID: lastEventID,
             onEvent: { event in
                 if let id = event.id { lastID.value.withLock { $0 = id } }

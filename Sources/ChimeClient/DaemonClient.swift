@@ -93,7 +93,7 @@ public final class DaemonClient: Sendable {
         socketPath: String, token: String, appIdentifier: String? = nil, subscribe: Bool = false, foreground: Bool = false,
         decidesResponses: Bool = false, lastEventID: String? = nil
     ) async throws -> DaemonClient {
-        let client = DaemonClient(transport: HTTPTransport(socketPath: socketPath, token: token, appIdentifier: appIdentifier), appIdentifier: appIdentifier)
+        let client = DaemonClient(transport: HTTPTransport(endpoint: .socket(socketPath), token: token, appIdentifier: appIdentifier), appIdentifier: appIdentifier)
         guard subscribe else {
             _ = try await client.status()
             return client
@@ -104,7 +104,7 @@ public final class DaemonClient: Sendable {
         if decidesResponses { query.append(("decides", "true")) }
         let continuation = client.eventContinuation
         let connection = try await EventStreamConnection.open(
-            socketPath: socketPath, token: token, appHeader: client.transport.appHeader, path: Route.appEvents.path(appIdentifier), query: query,
+            endpoint: .socket(socketPath), token: token, appHeader: client.transport.appHeader, path: Route.appEvents.path(appIdentifier), query: query,
             lastEventID: lastEventID,
             onEvent: { event in
                 if let decoded = Self.decode(event) { continuation.yield(decoded) }

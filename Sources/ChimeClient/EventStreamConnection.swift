@@ -27,14 +27,14 @@ final class EventStreamConnection: Sendable {
     private init() {}
 
     static func open(
-        socketPath: String, token: String, appHeader: String?, path: String, query: [(String, String)], lastEventID: String?,
+        endpoint: HTTPEndpoint, token: String, appHeader: String?, path: String, query: [(String, String)], lastEventID: String?,
         onEvent: @escaping @Sendable (ServerSentEvent) -> Void, onEnd: @escaping @Sendable () -> Void
     ) async throws -> EventStreamConnection {
         let connection = EventStreamConnection()
         let opened: Result<Void, any Error> = await withCheckedContinuation { continuation in
             let state = StreamState(onOpened: { continuation.resume(returning: $0) }, onEvent: onEvent)
             let thread = Thread {
-                connection.run(state, url: HTTPTransport.url(path, query: query), socketPath: socketPath, token: token, appHeader: appHeader, lastEventID: lastEventID)
+                connection.run(state, endpoint: endpoint, url: endpoint.url(path, query: query), token: token, appHeader: appHeader, lastEventID: lastEventID)
                 onEnd()
             }
             thread.name = "chime.client.events"
@@ -52,7 +52,7 @@ final class EventStreamConnection: Sendable {
         }
     }
 
-    private func run(_ state: StreamState, url: String, socketPath: String, token: String, appHeader: String?, lastEventID: String?) {
+    private func run(_ state: StreamState, endpoint: HTTPEndpoint, url: String, token: String, appHeader: String?, lastEventID: String?) {
         guard let multi = curl_multi_init(), let easy = curl_easy_init() else {
             state.finish(APIError(.notConnected, "libcurl could not start a transfer"))
             return
@@ -63,7 +63,7 @@ final class EventStreamConnection: Sendable {
         if let appHeader { headers = curl_slist_append(headers, appHeader) }
         if let lastEventID { headers = curl_slist_append(headers, "Last-Event-ID: \(lastEventID)") }
         let context = Unmanaged.passUnretained(state).toOpaque()
-        _ = chime_curl_setopt_string(easy, CURLOPT_UNIX_SOCKET_PATH, socketPath)
+        if let socketPath = endpoint.socketPath { _ = chime_curl_setopt_string(easy, CURLOPT_UNIX_SOCKET_PATH, socketPath) }
         _ = chime_curl_setopt_string(easy, CURLOPT_URL, url)
         _ = chime_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = chime_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, 5_000)
@@ -99,7 +99,7 @@ final class EventStreamConnection: Sendable {
         if status != 0 && status != 200 {
             state.finish(DaemonClient.error(status: status, body: state.errorBody))
         } else {
-            state.finish(HTTPTransport.transportError(result == CURLE_OK ? CURLE_COULDNT_CONNECT : result, socket: socketPath, timeout: nil))
+            state.finish(HTTPTransport.transportError(result == CURLE_OK ? CURLE_COULDNT_CONNECT : result, endpoint: endpoint, timeout: nil))
         }
     }
 }

@@ -4,7 +4,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// HTTP requests to chimed over its Unix socket, on libcurl (https://curl.se/libcurl/).
+/// HTTP requests to chimed over its Unix socket, or to a server-mode node at its address, on libcurl
+/// (https://curl.se/libcurl/).
 ///
 /// Transfers run on the client's own `CurlLoop` thread, never on a thread Swift concurrency needs; callers
 /// suspend until their answer. The loop keeps connections between requests (keep-alive). Every request
@@ -16,7 +17,7 @@ final class HTTPTransport: Sendable {
         let body: [UInt8]
     }
 
-    let socketPath: String
+    let endpoint: HTTPEndpoint
     let token: String
     /// `Chime-App: <app>` (percent-encoded), sent by a client that speaks for an app.
     let appHeader: String?
@@ -24,9 +25,9 @@ final class HTTPTransport: Sendable {
     /// The largest answer read: a page of a thousand requests is a few megabytes.
     static let maximumResponseSize = 64 << 20
 
-    init(socketPath: String, token: String, appIdentifier: String? = nil) {
+    init(endpoint: HTTPEndpoint, token: String, appIdentifier: String? = nil) {
         Self.initializeLibrary
-        self.socketPath = socketPath
+        self.endpoint = endpoint
         self.token = token
         appHeader = appIdentifier.map { "Chime-App: " + PercentEncoding.encodeSegment($0) }
         loop = CurlLoop(name: "chime.client.http")
@@ -52,7 +53,7 @@ final class HTTPTransport: Sendable {
         _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: [UInt8]? = nil, headers: [String] = [],
         timeout: Duration? = .seconds(60), idempotent: Bool = true
     ) async throws(APIError) -> Response {
-        let url = Self.url(path, query: query)
+        let url = endpoint.url(path, query: query)
         var pauses = Self.retryPauses[...]
         while true {
             let sink = ResponseSink(limit: Self.maximumResponseSize)
@@ -64,14 +65,9 @@ final class HTTPTransport: Sendable {
             if code == CURLE_OK { return Response(status: status, body: sink.bytes) }
             if sink.overflowed { throw APIError(.notConnected, "chimed's answer was larger than \(Self.maximumResponseSize) bytes") }
             let retry = code == CURLE_COULDNT_CONNECT || (idempotent && (code == CURLE_GOT_NOTHING || code == CURLE_SEND_ERROR))
-            guard retry, let pause = pauses.popFirst() else { throw Self.transportError(code, socket: socketPath, timeout: timeout) }
+            guard retry, let pause = pauses.popFirst() else { throw Self.transportError(code, endpoint: endpoint, timeout: timeout) }
             try? await Task.sleep(for: pause)
         }
-    }
-
-    static func url(_ path: String, query: [(String, String)]) -> String {
-        guard !query.isEmpty else { return "http://localhost" + path }
-        return "http://localhost" + path + "?" + query.map { "\(PercentEncoding.encodeSegment($0.0))=\(PercentEncoding.encodeSegment($0.1))" }.joined(separator: "&")
     }
 
     /// An easy handle set up for one request, its answer collected into `sink`.
@@ -91,7 +87,7 @@ final class HTTPTransport: Sendable {
             headers = curl_slist_append(headers, "Expect:")
         }
         for header in extra { headers = curl_slist_append(headers, header) }
-        _ = chime_curl_setopt_string(curl, CURLOPT_UNIX_SOCKET_PATH, socketPath)
+        if let socketPath = endpoint.socketPath { _ = chime_curl_setopt_string(curl, CURLOPT_UNIX_SOCKET_PATH, socketPath) }
         _ = chime_curl_setopt_string(curl, CURLOPT_URL, url)
         _ = chime_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = chime_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, 5_000)
@@ -123,9 +119,9 @@ final class HTTPTransport: Sendable {
             })
     }
 
-    static func transportError(_ code: CURLcode, socket: String, timeout: Duration?) -> APIError {
+    static func transportError(_ code: CURLcode, endpoint: HTTPEndpoint, timeout: Duration?) -> APIError {
         switch code {
-        case CURLE_COULDNT_CONNECT: APIError(.notConnected, "no daemon answers on \(socket)")
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST: APIError(.notConnected, "no daemon answers on \(endpoint)")
         case CURLE_OPERATION_TIMEDOUT: APIError(.notConnected, "chimed did not answer within \(timeout.map { "\($0)" } ?? "the connect timeout")")
         default: APIError(.notConnected, "the connection to chimed failed: \(String(cString: curl_easy_strerror(code)))")
         }

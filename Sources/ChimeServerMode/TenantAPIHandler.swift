@@ -99,7 +99,7 @@ public final class TenantAPIHandler: HTTPHandler {
         let segments = try Self.segments(head.path)
         let now = Date()
         if Self.match(head.method, segments, "GET", ["v1", "status"]) != nil {
-            return try .json(ServerStatus(mode: "server", node: node, tenant: key.tenant, schema: PostgresNotificationStore.schemaVersion))
+            return try .json(ServerStatusBody(mode: "server", node: node, tenant: key.tenant, schema: PostgresNotificationStore.schemaVersion))
         } else if Self.match(head.method, segments, "POST", ["v1", "notifications"]) != nil {
             let batch = try Self.decode(RecipientBatch.self, request, using: RecipientBatch.decode(json:))
             let answer = try await service.add(
@@ -261,12 +261,4 @@ public final class TenantAPIHandler: HTTPHandler {
             throw APIError(.malformedRequest, "the body is not the JSON this route takes: \(error)")
         }
     }
-}
-
-/// `GET /v1/status` in server mode.
-struct ServerStatus: Codable {
-    var mode: String
-    var node: String
-    var tenant: String
-    var schema: Int
 }

@@ -42,7 +42,7 @@ struct HTTPTransportTests {
 
     @Test func aDaemonThatNeverAnswersEndsInTheRequestsTimeout() async throws {
         let silent = try SilentSocket()
-        let transport = HTTPTransport(socketPath: silent.path, token: "t")
+        let transport = HTTPTransport(endpoint: .socket(silent.path), token: "t")
         let started = ContinuousClock.now
         await #expect(throws: APIError.self) {
             _ = try await transport.send(.get, "/v1/status", timeout: .milliseconds(300))
@@ -58,9 +58,9 @@ struct HTTPTransportTests {
         let home = try DaemonHome()
         let daemon = try await home.start()
         let token = try String(contentsOf: home.paths.tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let answered = HTTPTransport(socketPath: home.paths.socketFile.path, token: token)
+        let answered = HTTPTransport(endpoint: .socket(home.paths.socketFile.path), token: token)
         let silent = try SilentSocket()
-        let waiting = HTTPTransport(socketPath: silent.path, token: "t")
+        let waiting = HTTPTransport(endpoint: .socket(silent.path), token: "t")
         let (statuses, failures) = await withTaskGroup(of: Int?.self) { group in
             for index in 0..<64 {
                 group.addTask {
@@ -81,7 +81,7 @@ struct HTTPTransportTests {
 
     @Test func noDaemonIsSaidAfterTheRetries() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("chime-none-\(UUID().uuidString.prefix(8)).sock").path
-        let transport = HTTPTransport(socketPath: path, token: "t")
+        let transport = HTTPTransport(endpoint: .socket(path), token: "t")
         do {
             _ = try await transport.send(.get, "/v1/status")
             Issue.record("a request to no daemon succeeded")

@@ -4,6 +4,23 @@ public import Foundation
 // Server mode's bodies: a tenant's backend adds notifications for its recipients (end users) and follows
 // what was delivered to them.
 
+/// `GET /v1/status` in server mode: the node that answered, the key's tenant, and the database's schema
+/// version.
+public struct ServerStatusBody: Codable, Sendable, Hashable {
+    /// `server`.
+    public var mode: String
+    public var node: String
+    public var tenant: String
+    public var schema: Int
+
+    public init(mode: String, node: String, tenant: String, schema: Int) {
+        self.mode = mode
+        self.node = node
+        self.tenant = tenant
+        self.schema = schema
+    }
+}
+
 /// `POST /v1/notifications`: requests for any of the tenant's recipients, all or nothing, at most
 /// `maximumCount` in one body. Each replaces the recipient's pending request with the same app and
 /// identifier.

@@ -37,7 +37,7 @@ struct CenterRunner {
         case .show(let show): try await CLIText.inEnglish { try await run(show) }
         case .responses(let responses): try await run(responses)
         case .web(let web): try await run(web)
-        case .help, .version, .next, .doctor, .completions: ""
+        case .help, .version, .next, .doctor, .completions, .server: ""
         }
     }
 
@@ -45,43 +45,16 @@ struct CenterRunner {
 
     private func run(_ list: ListCommand) async throws -> String {
         let all = list.appIdentifier == nil
+        let rendering = ListRendering(zone: zone, style: style, write: write)
         switch list.kind {
         case .pending:
-            let never = localized("list.never")
-            let printer = ListPrinter(
-                json: list.json, header: [localized("column.app"), localized("column.id"), localized("column.nextFire"), localized("column.title")],
-                empty: localized("list.noPending") + "\n", style: style, tint: { column, text in column == 2 && text == never ? "2" : nil }, write: write)
-            var cursor: String?
-            repeat {
-                let page = try await client.pendingPage(app: list.appIdentifier, all: all, cursor: cursor, limit: Self.pageSize)
-                printer.page(
-                    json: page.items.map {
-                        PendingOutput(
-                            app: $0.app, identifier: $0.request.identifier, title: Output.title($0.request.content), nextFireDate: $0.nextFireDate.map(utc),
-                            nextFireDateLocal: $0.nextFireDate.map(iso),
-                            repeats: $0.request.trigger?.repeats ?? false)
-                    },
-                    rows: page.items.map { [$0.app, $0.request.identifier, $0.nextFireDate.map(iso) ?? never, Output.title($0.request.content)] })
-                cursor = page.next
-            } while cursor != nil
-            printer.end()
+            try await rendering.printPending(json: list.json) { cursor in
+                try await client.pendingPage(app: list.appIdentifier, all: all, cursor: cursor, limit: Self.pageSize)
+            }
         case .delivered:
-            let printer = ListPrinter(
-                json: list.json, header: [localized("column.app"), localized("column.id"), localized("column.delivered"), localized("column.title")],
-                empty: localized("list.noDelivered") + "\n", style: style, write: write)
-            var cursor: String?
-            repeat {
-                let page = try await client.deliveredPage(app: list.appIdentifier, all: all, cursor: cursor, limit: Self.pageSize)
-                printer.page(
-                    json: page.items.map {
-                        DeliveredOutput(
-                            app: $0.app, identifier: $0.notification.identifier, title: Output.title($0.notification.request.content),
-                            date: utc($0.notification.date), dateLocal: iso($0.notification.date))
-                    },
-                    rows: page.items.map { [$0.app, $0.notification.identifier, iso($0.notification.date), Output.title($0.notification.request.content)] })
-                cursor = page.next
-            } while cursor != nil
-            printer.end()
+            try await rendering.printDelivered(json: list.json) { cursor in
+                try await client.deliveredPage(app: list.appIdentifier, all: all, cursor: cursor, limit: Self.pageSize)
+            }
         }
         return ""
     }

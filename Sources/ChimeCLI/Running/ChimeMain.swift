@@ -23,19 +23,20 @@ public enum ChimeMain {
     ///   - style: What standard output takes: colour, and the width tables are cut to.
     ///   - languages: The user's languages, most preferred first (`UserLanguages.preferred`), for the
     ///     messages; English without one of Chime's tables. Help texts are English.
+    ///   - environment: Where `chime server` finds the node and the API key when no option names them.
     public static func run(
         _ arguments: [String], now: Date, currentTimeZone: TimeZone, paths: DaemonPaths = DaemonPaths(), write: (@Sendable (String) -> Void)? = nil,
         note: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) },
-        style: TerminalStyle = .plain, languages: [String] = []
+        style: TerminalStyle = .plain, languages: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment
     ) async -> Result {
         await CLIText.$current.withValue(CLIText.catalog(languages: languages)) {
-            await run(arguments, now: now, zone: currentTimeZone, paths: paths, write: write, note: note, style: style)
+            await run(arguments, now: now, zone: currentTimeZone, paths: paths, write: write, note: note, style: style, environment: environment)
         }
     }
 
     private static func run(
         _ arguments: [String], now: Date, zone currentTimeZone: TimeZone, paths: DaemonPaths, write: (@Sendable (String) -> Void)?,
-        note: @escaping @Sendable (String) -> Void, style: TerminalStyle
+        note: @escaping @Sendable (String) -> Void, style: TerminalStyle, environment: [String: String]
     ) async -> Result {
         let command: ChimeCommand
         do {
@@ -60,6 +61,11 @@ public enum ChimeMain {
             var report = await doctor.run(paths: paths)
             report.colour = style.colour
             return Result(exitCode: report.healthy ? .success : .failure, standardOutput: report.output)
+        case .server(let server):
+            let collected = Mutex("")
+            let result = await runWithServer(
+                server, now: now, zone: currentTimeZone, environment: environment, write: write ?? { text in collected.withLock { $0 += text } }, style: style)
+            return Result(exitCode: result.exitCode, standardOutput: collected.withLock { $0 } + result.standardOutput, standardError: result.standardError)
         default:
             let collected = Mutex("")
             let result = await runWithDaemon(
@@ -91,6 +97,25 @@ public enum ChimeMain {
             return Result(exitCode: .usage, standardError: usageError(error.messageWithSuggestion, command: error.command))
         } catch {
             // Messages can quote what an app sent (an identifier, a name).
+            return Result(exitCode: .failure, standardError: localized("error", Output.shown(message(for: error))) + "\n")
+        }
+    }
+
+    private static func runWithServer(
+        _ command: ServerCommand, now: Date, zone: TimeZone, environment: [String: String], write: @escaping @Sendable (String) -> Void,
+        style: TerminalStyle
+    ) async -> Result {
+        do {
+            let (url, key) = try ServerCredentials.resolve(command, environment: environment)
+            let runner = ServerRunner(client: ServerClient(url: url, key: key), json: command.json, now: now, zone: zone, style: style, write: write)
+            return Result(exitCode: .success, standardOutput: try await runner.run(command.action))
+        } catch let error as UsageError {
+            return Result(exitCode: .usage, standardError: usageError(error.messageWithSuggestion, command: error.command))
+        } catch let error as APIError where error.apiCode == .unauthenticated {
+            return Result(exitCode: .failure, standardError: localized("error", localized("server.unauthenticated")) + "\n")
+        } catch let error as APIError where error.apiCode == .notConnected {
+            return Result(exitCode: .failure, standardError: localized("error", localized("server.notConnected", Output.shown(error.message))) + "\n")
+        } catch {
             return Result(exitCode: .failure, standardError: localized("error", Output.shown(message(for: error))) + "\n")
         }
     }
