@@ -30,6 +30,36 @@ struct ServerModeOpenAPITests {
         return operations
     }
 
+    /// Every description in the served document, by where it is.
+    static func descriptions(in value: Any, at path: String = "") -> [(String, String)] {
+        if let object = value as? [String: Any] {
+            return object.flatMap { key, member in
+                key == "description" || key == "summary" ? (member as? String).map { [(path + "/" + key, $0)] } ?? [] : descriptions(in: member, at: path + "/" + key)
+            }
+        }
+        if let array = value as? [Any] { return array.enumerated().flatMap { descriptions(in: $1, at: path + "/\($0)") } }
+        return []
+    }
+
+    /// The bodies both APIs share come from the daemon's document, whose descriptions speak of the user, the
+    /// daemon and its routes; server mode's document says what they mean for a recipient on a node instead,
+    /// and leaves the daemon's own document as it is.
+    @Test func sharedBodiesAreDescribedForRecipientsNotForTheDaemonsUser() throws {
+        let document = try Self.document()
+        #expect(document[OpenAPIDocument.sharedDescriptionsKey] == nil)
+        let daemonWords = ["the daemon", "user's zone", "user's language", "chimed moves", "data folder", "/v1/apps/{app}/pending", "/v1/apps/{app}/delivered"]
+        for (path, text) in Self.descriptions(in: document) {
+            for words in daemonWords {
+                #expect(!text.contains(words), "\(path) says “\(words)”: \(text)")
+            }
+        }
+        let calendar = ((document["components"] as? [String: Any])?["schemas"] as? [String: Any])?["CalendarTrigger"] as? [String: Any]
+        #expect((calendar?["description"] as? String)?.contains("float with the recipient's zone") == true)
+        let daemons = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? [String: Any])
+        let daemonCalendar = ((daemons["components"] as? [String: Any])?["schemas"] as? [String: Any])?["CalendarTrigger"] as? [String: Any]
+        #expect((daemonCalendar?["description"] as? String)?.contains("float with the user's zone") == true)
+    }
+
     @Test func isOpenAPI31() throws {
         #expect(try Self.document()["openapi"] as? String == "3.1.0")
         #expect((try Self.document()["info"] as? [String: Any])?["version"] as? String == WireFormat.version)
