@@ -112,4 +112,30 @@ struct TenantDirectoryTests {
             #expect(TenantDirectory.base32(Array(input.utf8)) == expected, "\(input)")
         }
     }
+
+    /// Profiles are read by identifier within the tenant among many recipients: each one asked for that
+    /// exists, once, with its own zone; none of another tenant's with the same identifier; nothing for one
+    /// that does not exist, and a repeated identifier costs nothing more.
+    @Test func profilesAreReadByIdentifierWithinTheTenantAmongManyRecipients() async throws {
+        let database = try await PostgresTestDatabase.database()
+        let directory = TenantDirectory(database: database)
+        let acme = try await Self.newTenant(directory, "many")
+        let other = try await Self.newTenant(directory, "twin")
+        try await database.transaction { db in
+            try db.query(
+                "INSERT INTO recipient (tenant, recipient_id, time_zone, locale) SELECT $1, 'u' || g, 'Etc/GMT-' || (g % 12), 'en' FROM generate_series(0, 19999) AS g",
+                [.text(acme)])
+            try db.query("INSERT INTO recipient (tenant, recipient_id, time_zone, locale) VALUES ($1, 'u7', 'Asia/Seoul', 'ko'), ($1, 'only-twin', 'UTC', 'en')", [.text(other)])
+        }
+        let wanted = ["u7", "u19998", "u20000", "only-twin", "u7", "", "u123"]
+        let profiles = try await PostgresTenantData(database: database, tenant: acme).profiles(wanted)
+        #expect(profiles.keys.sorted() == ["u123", "u19998", "u7"])
+        #expect(profiles["u7"]?.recipient.timeZoneName == "Etc/GMT-7")
+        #expect(profiles["u19998"]?.recipient.timeZoneName == "Etc/GMT-6")
+        #expect(profiles["u123"]?.recipient.timeZoneName == "Etc/GMT-3")
+        let twin = try await PostgresTenantData(database: database, tenant: other).profiles(wanted)
+        #expect(twin.keys.sorted() == ["only-twin", "u7"] && twin["u7"]?.recipient.locale == "ko")
+        let many = (0..<3000).map { "u\($0 * 7)" }
+        #expect(try await PostgresTenantData(database: database, tenant: acme).profiles(many).count == 2858)
+    }
 }

@@ -104,10 +104,21 @@ public struct PostgresTenantData: Sendable {
     }
 
     /// The profiles of these recipients that exist.
+    ///
+    /// One primary-key probe per identifier, whatever the table's statistics say. The plain form
+    /// (`recipient_id = ANY($2)`) is planned from them: just after a tenant's recipients were written in bulk,
+    /// before autovacuum's `ANALYZE`, PostgreSQL takes the table for the few rows it last saw, matches the
+    /// tenant in the index and filters every one of its recipients by the array — 30 ms for one profile among
+    /// 100,000, 1.8 s for 1,429, against 0.04 and 5 ms this way. The `LIMIT 1` keeps the subquery from being
+    /// merged into a join the planner would again choose by the statistics.
     public func profiles(_ identifiers: [String]) async throws -> [String: RecipientProfile] {
         let arguments: [PostgresValue] = [.text(tenant), .texts(identifiers)]
         let rows = try await database.read { db in
-            try db.query("SELECT recipient_id, time_zone, locale, quiet_hours FROM recipient WHERE tenant = $1 AND recipient_id = ANY($2)", arguments)
+            try db.query(
+                """
+                SELECT r.recipient_id, r.time_zone, r.locale, r.quiet_hours FROM unnest($2::text[]) AS wanted (id),
+                    LATERAL (SELECT * FROM recipient WHERE tenant = $1 AND recipient_id = wanted.id LIMIT 1) AS r
+                """, arguments)
         }
         var profiles: [String: RecipientProfile] = [:]
         for row in rows {
