@@ -85,4 +85,47 @@ struct PostgresTenantAddTests {
         #expect(requests.map(\.request.content.title) == ["The add's own"])
         #expect(requests.first?.nextFireDate == F.t0.addingTimeInterval(300))
     }
+
+    /// Batches of new keys, of keys already there, and of both, in a random order: after each, the pending
+    /// rows are exactly what a dictionary of the batches says — every key once, with its latest title —
+    /// whichever way the add guessed the batch would go.
+    @Test func runsOfNewAndReplacingBatchesLeaveExactlyTheLatestOfEachKey() async throws {
+        let database = try await PostgresTestDatabase.database()
+        let tenant = try await Self.freshTenant("runs")
+        let data = PostgresTenantData(database: database, tenant: tenant)
+        var generator = SystemRandomNumberGenerator()
+        var expected: [String: String] = [:]  // "recipient/identifier" → title
+        var nextNew = 0
+        for round in 0..<40 {
+            // Mostly new keys, mostly old ones, or half and half, in runs of a few rounds.
+            let share = [0.0, 1.0, 0.5][(round / 4) % 3]
+            var rows: [(recipient: String, pending: PendingRequest)] = []
+            var used = Set<String>()
+            for _ in 0..<Int.random(in: 1...60, using: &generator) {
+                let key: String
+                if !expected.isEmpty, Double.random(in: 0..<1, using: &generator) < share {
+                    key = expected.keys.randomElement(using: &generator)!
+                } else {
+                    key = "r\(nextNew % 7)/n\(nextNew)"
+                    nextNew += 1
+                }
+                guard used.insert(key).inserted else { continue }
+                let parts = key.split(separator: "/").map(String.init)
+                let title = "round \(round)"
+                rows.append((parts[0], try F.pending(parts[1], at: Double(round), title: title)))
+                expected[key] = title
+            }
+            _ = try await data.add(rows, answer: nil, now: F.t0)
+            let stored = try await database.read { db in
+                try db.query("SELECT recipient, request_id, request FROM pending WHERE tenant = $1", [.text(tenant)])
+            }
+            var actual: [String: String] = [:]
+            for row in stored {
+                let request = try StoreRecord.decode(NotificationRequest.self, from: try #require(row[2].bytes))
+                let key = "\(try #require(row[0].text))/\(try #require(row[1].text))"
+                #expect(actual.updateValue(request.content.title.literal ?? "", forKey: key) == nil, "\(key) stored twice")
+            }
+            #expect(actual == expected, "round \(round)")
+        }
+    }
 }
