@@ -76,14 +76,15 @@ let package = Package(
         // headers with wrappers for what Swift cannot call, nothing else.
         .systemLibrary(name: "CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // The system OpenSSL's libcrypto (libssl-dev): HMAC for the web center's signed attachment links.
+        // The system OpenSSL's libcrypto (libssl-dev), and what Chime uses of it: digests and MACs.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "ChimeCrypto", dependencies: ["COpenSSL"]),
 
         // The API served: the rules of the daemon in a transport-neutral NotificationService, and the HTTP
         // server (libmicrohttpd) that maps routes to it, with Server-Sent Events. No store or presenter of
         // its own: the daemon wires those in.
         .target(
-            name: "ChimeServer", dependencies: ["CMHD", "COpenSSL", "ChimeAPI", "ChimeEngine", "ChimeCore"],
+            name: "ChimeServer", dependencies: ["CMHD", "ChimeCrypto", "ChimeAPI", "ChimeEngine", "ChimeCore"],
             resources: [
                 "index.html", "center.css", "icon.svg", "main.js", "api.js", "texts.js", "dom.js", "center.js", "scheduled.js", "triggers.js",
                 "settings.js", "badges.js", "browser-notifications.js",
@@ -93,7 +94,7 @@ let package = Package(
         .target(name: "ChimeClient", dependencies: ["CCurl", "ChimeAPI", "ChimeCore"]),
         // The per-user daemon as a library: wiring of store, engine, presenters, response queue and server.
         // Server mode: many tenants and recipients on PostgreSQL, served by several chimed nodes.
-        .target(name: "ChimeServerMode", dependencies: ["ChimeServer", "ChimePostgres", "COpenSSL", "ChimeAPI", "ChimeEngine", "ChimeCore"]),
+        .target(name: "ChimeServerMode", dependencies: ["ChimeServer", "ChimePostgres", "ChimeCrypto", "ChimeAPI", "ChimeEngine", "ChimeCore"]),
         .target(name: "ChimeDaemon", dependencies: ["ChimeServerMode", "ChimePostgres", "ChimeServer", "ChimeAPI", "ChimeDesktop", "ChimeSQLite", "ChimeEngine", "ChimeCore"]),
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
 
@@ -127,6 +128,7 @@ let package = Package(
         .executableTarget(name: "critical-alert", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/CriticalAlert"),
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTesting"]),
+        .testTarget(name: "ChimeCryptoTests", dependencies: ["ChimeCrypto"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore", "ChimeTestSupport"]),
         // On the SQLite store, or on PostgreSQL with CHIME_TEST_STORE=postgres (script/test runs both).
         .testTarget(

@@ -3,7 +3,7 @@ import ChimeCore
 import ChimeEngine
 public import ChimePostgres
 public import ChimeServer
-import COpenSSL
+import ChimeCrypto
 public import Foundation
 
 /// Server mode's rules for one request of one tenant's key: what may be asked, what an add means for
@@ -72,7 +72,7 @@ public struct TenantService: Sendable {
             added.append(RecipientAddedItem(recipient: item.recipient, app: item.app, identifier: item.request.identifier, nextFireDate: next))
         }
         let answerBody = Array(try RecipientAddResult(added: added).wireJSON())
-        let answer = try idempotencyKey.map { IdempotentAnswer(key: try Self.checkIdempotencyKey($0), fingerprint: Self.sha256(Array(route.utf8) + [0] + body), status: 201, body: answerBody) }
+        let answer = try idempotencyKey.map { IdempotentAnswer(key: try Self.checkIdempotencyKey($0), fingerprint: Digest.sha256(Array(route.utf8) + [0] + body), status: 201, body: answerBody) }
         do {
             switch try await data.add(rows, answer: answer, now: now) {
             case .written: return (201, answerBody)
@@ -195,12 +195,6 @@ public struct TenantService: Sendable {
         return key
     }
 
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        _ = bytes.withUnsafeBufferPointer { EVP_Digest($0.baseAddress, $0.count, &digest, &length, EVP_sha256(), nil) }
-        return digest
-    }
 
     static func quietHours(_ body: QuietHoursBody) throws(APIError) -> QuietHours {
         func minutes(_ text: String, _ field: String) throws(APIError) -> Int {

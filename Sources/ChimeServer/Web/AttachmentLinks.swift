@@ -1,4 +1,4 @@
-import COpenSSL
+import ChimeCrypto
 import ChimeAPI
 import Foundation
 
@@ -59,20 +59,8 @@ struct AttachmentLinks: Sendable {
             message += withUnsafeBytes(of: UInt32(bytes.count).bigEndian, Array.init)
             message += bytes
         }
-        return WebTokens.base64URL(Self.hmacSHA256(key: key, message: message))
+        return WebTokens.base64URL(Digest.hmacSHA256(key: key, message: message))
     }
 
-    /// HMAC-SHA256 (RFC 2104) from the system's libcrypto.
-    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let made = key.withUnsafeBytes { key in
-            message.withUnsafeBufferPointer { message in
-                HMAC(EVP_sha256(), key.baseAddress, Int32(key.count), message.baseAddress, message.count, &digest, &length)
-            }
-        }
-        precondition(made != nil && length == 32, "libcrypto's HMAC-SHA256 failed")
-        return Array(digest.prefix(Int(length)))
-    }
 
 }
