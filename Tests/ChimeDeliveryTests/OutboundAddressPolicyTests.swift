@@ -38,6 +38,9 @@ struct OutboundAddressPolicyTests {
             #expect(IPAddress(text) == nil, "\(text)")
         }
         #expect(IPAddress("::ffff:10.0.0.1")?.description == "::ffff:10.0.0.1")
+        #expect(IPAddress("::1")?.embeddedIPv4 == nil && IPAddress("::")?.embeddedIPv4 == nil)
+        #expect(IPAddress("::0.0.0.2")?.embeddedIPv4 == IPAddress("0.0.0.2"))
+        #expect(OutboundAddressPolicy.specialPurpose(IPAddress("::1")!) == "loopback")
         #expect(IPAddress("2001:DB8:0:0::1")?.description == "2001:db8::1")
     }
 

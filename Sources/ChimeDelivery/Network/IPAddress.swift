@@ -30,7 +30,9 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     public var embeddedIPv4: IPAddress? {
         guard bytes.count == 16 else { return nil }
         let zeros = bytes[0..<10].allSatisfy { $0 == 0 }
-        if zeros && ((bytes[10] == 0xff && bytes[11] == 0xff) || (bytes[10] == 0 && bytes[11] == 0)) {
+        if zeros && bytes[10] == 0xff && bytes[11] == 0xff { return IPAddress(bytes: Array(bytes[12..<16])) }
+        // IPv4-compatible, which RFC 4291 defines without `::` and `::1` (those are themselves).
+        if zeros && bytes[10] == 0 && bytes[11] == 0 && (bytes[12] != 0 || bytes[13] != 0 || bytes[14] != 0 || bytes[15] > 1) {
             return IPAddress(bytes: Array(bytes[12..<16]))
         }
         if bytes[0..<12] == [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0] { return IPAddress(bytes: Array(bytes[12..<16])) }

@@ -1,0 +1,155 @@
+import CCurl
+import Dispatch
+import Foundation
+
+/// One webhook attempt: a signed POST to the endpoint's URL, on libcurl.
+///
+/// Before anything is sent, the URL's host is resolved and every address it has must pass the tenant's
+/// `OutboundAddressPolicy`; the request then goes to those addresses and no others (`CURLOPT_RESOLVE`), so
+/// a DNS answer that changes between the check and the connection cannot redirect it. Redirects are not
+/// followed (a `3xx` is a failure, as the Standard Webhooks specification advises); only `http` and `https`
+/// are spoken; the attempt ends after `timeout`; at most `keptAnswerBytes` of the answer are kept.
+public struct WebhookSender: Sendable {
+    public enum Outcome: Sendable, Hashable {
+        /// A `2xx`: delivered.
+        case accepted(status: Int)
+        /// `410 Gone`: the receiver wants no more; the endpoint should be turned off.
+        case gone
+        /// Any other answer; `retryAfterSeconds` from its `Retry-After` header (seconds), if any.
+        case rejected(status: Int, retryAfterSeconds: Int?)
+        /// No answer: the connection failed, timed out, or broke.
+        case failed(String)
+        /// Not sent, and never will be as it is: the URL is malformed or its host may not be called.
+        case refused(String)
+    }
+
+    public var timeout: Duration
+    /// How much of an answer's body is kept (for the delivery's error text); the rest is read and dropped.
+    public static let keptAnswerBytes = 1024
+
+    public init(timeout: Duration = .seconds(15)) {
+        self.timeout = timeout
+    }
+
+    /// Attempts are blocking libcurl transfers; they run here, several at once, never on a thread Swift
+    /// concurrency needs.
+    private static let transfers = DispatchQueue(label: "chime.webhooks", attributes: .concurrent)
+    private static let initializeLibrary: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
+
+    /// POSTs `body` (JSON) with `headers` to `url`, if `policy` lets its host be reached.
+    public func send(_ body: [UInt8], headers: [(name: String, value: String)], to url: String, policy: OutboundAddressPolicy) async -> Outcome {
+        let target: Target
+        do {
+            target = try Self.target(url, policy: policy)
+        } catch {
+            return .refused(error.description)
+        }
+        let timeout = timeout
+        return await withCheckedContinuation { continuation in
+            Self.transfers.async { continuation.resume(returning: Self.perform(target, body: body, headers: headers, timeout: timeout)) }
+        }
+    }
+
+    struct Target {
+        let url: String
+        /// `host:port:address,…` for `CURLOPT_RESOLVE`.
+        let pin: String
+    }
+
+    struct Refusal: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The URL checked and its host's addresses pinned.
+    static func target(_ url: String, policy: OutboundAddressPolicy) throws(Refusal) -> Target {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            var host = components.host, !host.isEmpty, components.user == nil, components.password == nil
+        else { throw Refusal(description: "\(url) is not an http or https URL without a user name") }
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        let addresses: [IPAddress]
+        do {
+            addresses = try HostResolver.addresses(of: host)
+        } catch {
+            throw Refusal(description: error.description)
+        }
+        // Every address, not just one: a name that also resolves to a private address is refused whole.
+        for address in addresses {
+            if let refusal = policy.refusal(address) { throw Refusal(description: "\(host): \(refusal)") }
+        }
+        let pinnedHost = host.contains(":") ? "[\(host)]" : host
+        let list = addresses.map { $0.isIPv4 ? $0.description : "[\($0)]" }.joined(separator: ",")
+        return Target(url: url, pin: "\(pinnedHost):\(port):\(list)")
+    }
+
+    private static func perform(_ target: Target, body: [UInt8], headers extra: [(name: String, value: String)], timeout: Duration) -> Outcome {
+        Self.initializeLibrary
+        guard let curl = curl_easy_init() else { return .failed("libcurl could not start a transfer") }
+        defer { curl_easy_cleanup(curl) }
+        var headers: UnsafeMutablePointer<curl_slist>?
+        headers = curl_slist_append(headers, "Content-Type: application/json")
+        headers = curl_slist_append(headers, "Expect:")
+        for (name, value) in extra { headers = curl_slist_append(headers, "\(name): \(value)") }
+        defer { curl_slist_free_all(headers) }
+        let pins = curl_slist_append(nil, target.pin)
+        defer { curl_slist_free_all(pins) }
+        let answer = Answer()
+        let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        _ = chime_curl_setopt_string(curl, CURLOPT_URL, target.url)
+        _ = chime_curl_setopt_list(curl, CURLOPT_RESOLVE, pins)
+        _ = chime_curl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = chime_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0)
+        _ = chime_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
+        _ = chime_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, milliseconds)
+        _ = chime_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, min(milliseconds, 10_000))
+        _ = chime_curl_setopt_string(curl, CURLOPT_USERAGENT, "Chime-Webhooks/1")
+        _ = chime_curl_setopt_list(curl, CURLOPT_HTTPHEADER, headers)
+        _ = chime_curl_setopt_long(curl, CURLOPT_POST, 1)
+        _ = chime_curl_setopt_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+        body.withUnsafeBytes { bytes in
+            _ = chime_curl_setopt_pointer(curl, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+        }
+        let context = Unmanaged.passUnretained(answer).toOpaque()
+        _ = chime_curl_setopt_write(curl, keepAnswer)
+        _ = chime_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, context)
+        _ = chime_curl_setopt_header(curl, keepHeader)
+        _ = chime_curl_setopt_pointer(curl, CURLOPT_HEADERDATA, context)
+        let code = withExtendedLifetime(answer) { curl_easy_perform(curl) }
+        guard code == CURLE_OK else { return .failed(String(cString: curl_easy_strerror(code))) }
+        var status = 0
+        _ = chime_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
+        switch status {
+        case 200..<300: return .accepted(status: status)
+        case 410: return .gone
+        default: return .rejected(status: status, retryAfterSeconds: answer.retryAfter)
+        }
+    }
+}
+
+/// What a transfer keeps of its answer: the start of the body, and `Retry-After` in seconds.
+private final class Answer: @unchecked Sendable {  // written only by the transfer that owns it
+    var body: [UInt8] = []
+    var retryAfter: Int?
+}
+
+private let keepAnswer: chime_curl_data_callback = { data, size, count, context in
+    guard let data, let context else { return 0 }
+    let answer = Unmanaged<Answer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    let room = max(0, WebhookSender.keptAnswerBytes - answer.body.count)
+    if room > 0 {
+        data.withMemoryRebound(to: UInt8.self, capacity: length) { answer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: min(room, length))) }
+    }
+    return length
+}
+
+private let keepHeader: chime_curl_data_callback = { data, size, count, context in
+    guard let data, let context else { return 0 }
+    let length = size * count
+    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) }
+    let parts = line.split(separator: ":", maxSplits: 1)
+    if parts.count == 2, parts[0].lowercased() == "retry-after", let seconds = Int(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)), seconds >= 0 {
+        Unmanaged<Answer>.fromOpaque(context).takeUnretainedValue().retryAfter = seconds
+    }
+    return length
+}

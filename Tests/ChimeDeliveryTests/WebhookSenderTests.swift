@@ -1,0 +1,89 @@
+import ChimeDelivery
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// Webhook attempts against a real receiver (`webhook_receiver.py`, which checks each signature with the
+/// Standard Webhooks package): what each answer means, and where Chime refuses to send at all.
+@Suite("Webhook sender", .serialized)
+struct WebhookSenderTests {
+    static let receiverScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("webhook_receiver.py").path
+
+    struct Receiver {
+        let process: ChildProcess
+        let port: Int
+
+        static func start(secret: WebhookSecret) async throws -> Receiver {
+            let process = try ChildProcess("/usr/bin/python3", [WebhookSenderTests.receiverScript, secret.description], name: "webhook receiver")
+            let line = try await process.errors.take("the receiver's port") { $0.hasPrefix("listening on ") }
+            return Receiver(process: process, port: Int(line.dropFirst("listening on ".count))!)
+        }
+
+        /// The requests it received, in order.
+        func requests() -> [[String: Any]] {
+            process.output.wholeLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+    }
+
+    static let loopback = OutboundAddressPolicy(allowed: [IPNetwork("127.0.0.1")!])
+
+    func attempt(_ path: String, _ receiver: Receiver, secret: WebhookSecret, host: String = "127.0.0.1", policy: OutboundAddressPolicy = loopback,
+        sender: WebhookSender = WebhookSender()) async -> WebhookSender.Outcome
+    {
+        let body = Array(#"{"type":"notification.delivered","data":{"recipient":"ann"}}"#.utf8)
+        let signature = WebhookSignature(id: "msg_\(UUID().uuidString.prefix(8))", timestamp: Int64(Date().timeIntervalSince1970), body: body, secrets: [secret])
+        return await sender.send(body, headers: signature.headers, to: "http://\(host):\(receiver.port)\(path)", policy: policy)
+    }
+
+    @Test func answersMeanWhatTheSpecificationSays() async throws {
+        let secret = WebhookSecret.generate()
+        let receiver = try await Receiver.start(secret: secret)
+        #expect(await attempt("/accept", receiver, secret: secret) == .accepted(status: 204))
+        #expect(await attempt("/accept", receiver, secret: WebhookSecret.generate()) == .rejected(status: 401, retryAfterSeconds: nil))
+        #expect(await attempt("/gone", receiver, secret: secret) == .gone)
+        #expect(await attempt("/busy", receiver, secret: secret) == .rejected(status: 503, retryAfterSeconds: 7))
+        #expect(await attempt("/redirect", receiver, secret: secret) == .rejected(status: 302, retryAfterSeconds: nil), "not followed")
+        let slow = await attempt("/slow", receiver, secret: secret, sender: WebhookSender(timeout: .milliseconds(500)))
+        guard case .failed(let reason) = slow else {
+            Issue.record("\(slow)")
+            return
+        }
+        #expect(reason.lowercased().contains("timeout"), "\(reason)")
+
+        try await eventually("the receiver logged every request") { receiver.requests().count >= 6 }
+        let requests = receiver.requests()
+        #expect(requests.map { $0["path"] as? String } == ["/accept", "/accept", "/gone", "/busy", "/redirect", "/slow"], "the redirect was not followed")
+        #expect(requests.map { $0["verified"] as? Bool } == [true, false, true, true, true, true])
+        #expect(requests.allSatisfy { $0["contentType"] as? String == "application/json" })
+        await receiver.process.stop()
+    }
+
+    /// Loopback, a private network or a name that resolves to one is not called without the tenant's leave;
+    /// nothing reaches the receiver then.
+    @Test func addressesThePolicyRefusesAreNeverCalled() async throws {
+        let secret = WebhookSecret.generate()
+        let receiver = try await Receiver.start(secret: secret)
+        for (host, policy) in [("127.0.0.1", OutboundAddressPolicy()), ("localhost", OutboundAddressPolicy()), ("[::1]", Self.loopback)] {
+            let outcome = await attempt("/accept", receiver, secret: secret, host: host, policy: policy)
+            guard case .refused(let reason) = outcome else {
+                Issue.record("\(host): \(outcome)")
+                continue
+            }
+            #expect(reason.contains("loopback"), "\(reason)")
+        }
+        for url in ["ftp://127.0.0.1/x", "file:///etc/passwd", "http://user:secret@127.0.0.1/accept", "not a url", "http:///accept", "gopher://127.0.0.1:70/"] {
+            let outcome = await WebhookSender().send([], headers: [], to: url, policy: Self.loopback)
+            guard case .refused = outcome else {
+                Issue.record("\(url): \(outcome)")
+                continue
+            }
+        }
+        #expect(await attempt("/accept", receiver, secret: secret) == .accepted(status: 204), "allowed, it is called")
+        // A name is pinned to the addresses that were checked: allowed, it reaches the receiver.
+        let everyLoopback = OutboundAddressPolicy(allowed: [IPNetwork("127.0.0.0/8")!, IPNetwork("::1")!])
+        #expect(await attempt("/accept", receiver, secret: secret, host: "localhost", policy: everyLoopback) == .accepted(status: 204))
+        try await eventually("the receiver logged both") { receiver.requests().count >= 2 }
+        #expect(receiver.requests().count == 2)
+        await receiver.process.stop()
+    }
+}

@@ -1,0 +1,57 @@
+"""A webhook receiver for the tests: verifies every request with the Standard Webhooks package (PyPI) and
+answers by its path. Prints "listening on PORT" on standard error, then one JSON line per request on
+standard output: {"path", "verified", "id", "body"}.
+
+/accept → 204 when the signature verifies (else 401); /gone → 410; /busy → 503 with Retry-After: 7;
+/redirect → 302 to /accept; /slow → waits 5 s, then 204.
+"""
+import json
+import sys
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import standardwebhooks
+
+SECRET = sys.argv[1]
+
+
+class Receiver(BaseHTTPRequestHandler):
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(length)
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        try:
+            standardwebhooks.Webhook(SECRET).verify(body, headers, json_parse=False)
+            verified = True
+        except Exception:
+            verified = False
+        print(json.dumps({"path": self.path, "verified": verified, "id": headers.get("webhook-id"), "body": body.decode("utf-8", "replace"),
+                          "contentType": headers.get("content-type")}), flush=True)
+        if self.path == "/accept":
+            self.answer(204 if verified else 401)
+        elif self.path == "/gone":
+            self.answer(410)
+        elif self.path == "/busy":
+            self.answer(503, [("Retry-After", "7")])
+        elif self.path == "/redirect":
+            self.answer(302, [("Location", "/accept")])
+        elif self.path == "/slow":
+            time.sleep(5)
+            self.answer(204)
+        else:
+            self.answer(404)
+
+    def answer(self, status, headers=()):
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *arguments):
+        pass
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+print(f"listening on {server.server_address[1]}", file=sys.stderr, flush=True)
+server.serve_forever()
