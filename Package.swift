@@ -96,7 +96,8 @@ let package = Package(
         .target(name: "ChimeClient", dependencies: ["CCurl", "ChimeAPI", "ChimeCore"]),
         // The per-user daemon as a library: wiring of store, engine, presenters, response queue and server.
         // Server mode: many tenants and recipients on PostgreSQL, served by several chimed nodes.
-        .target(name: "ChimeServerMode", dependencies: ["ChimeServer", "ChimePostgres", "ChimeCrypto", "ChimeAPI", "ChimeEngine", "ChimeCore"]),
+        .target(
+            name: "ChimeServerMode", dependencies: ["ChimeServer", "ChimePostgres", "ChimeDelivery", "ChimeCrypto", "ChimeAPI", "ChimeEngine", "ChimeCore"]),
         .target(name: "ChimeDaemon", dependencies: ["ChimeServerMode", "ChimePostgres", "ChimeServer", "ChimeAPI", "ChimeDesktop", "ChimeSQLite", "ChimeEngine", "ChimeCore"]),
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
 
@@ -133,7 +134,7 @@ let package = Package(
         .testTarget(name: "ChimeCryptoTests", dependencies: ["ChimeCrypto"]),
         .testTarget(
             name: "ChimeDeliveryTests", dependencies: ["ChimeDelivery", "ChimeCrypto", "ChimeTestSupport"],
-            exclude: ["address_oracle.py", "webhook_verifier.py", "webhook_receiver.py"]),
+            exclude: ["address_oracle.py", "webhook_verifier.py"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCLI", "ChimeCore", "ChimeTestSupport"]),
         // On the SQLite store, or on PostgreSQL with CHIME_TEST_STORE=postgres (script/test runs both).
         .testTarget(
@@ -170,7 +171,7 @@ let package = Package(
         .target(
             name: "ChimeTestSupport", dependencies: ["ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimePostgres", "ChimeEngine", "ChimeCore"],
             path: "Tests/ChimeTestSupport",
-            exclude: ["fake_notification_server.py", "web_browser.py"]),
+            exclude: ["fake_notification_server.py", "web_browser.py", "webhook_receiver.py"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
         .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting", "ChimeTestSupport"]),
         // Swift 5 mode: the seeds' iOS code is Swift 5 code, as most iOS apps are, and must compile as written

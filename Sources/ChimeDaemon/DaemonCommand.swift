@@ -39,6 +39,8 @@ public struct DaemonConfiguration: Sendable {
     public var database: String?
     public var serverMode = false
     public var nodeName: String?
+    /// Server mode: the pauses before each retry of a webhook (`--webhook-retries`); `nil` for the default.
+    public var webhookRetries: [TimeInterval]?
 
     public init(paths: DaemonPaths) {
         self.paths = paths
@@ -90,6 +92,7 @@ public enum DaemonCommand: Sendable {
                       [--presentation-timeout <seconds>] [--http <address>|none] [--http-allow-remote]
                       [--max-connections <n>] [--idle-timeout <seconds>] [--verbose]
                chimed --server --database <conninfo> [--http <address>] [--http-allow-remote] [--node <name>]
+                      [--webhook-retries <seconds,…>]
                chimed --database <conninfo> --create-tenant <id> [--name <name>]
                chimed --paths
                chimed --help
@@ -126,6 +129,10 @@ public enum DaemonCommand: Sendable {
           --database <conninfo>    The PostgreSQL database of server mode: a libpq connection string
                                    ("host=/run/postgresql dbname=chime") or URL (postgresql://…).
           --node <name>            This node's name in logs and /v1/status (default: host name and pid).
+          --webhook-retries <seconds,…>
+                                   The pauses before each retry of a webhook that was not accepted
+                                   (default: 5,300,1800,7200,18000,36000,50400,72000,86400, the Standard
+                                   Webhooks schedule: 10 attempts over about three days), each ±10%.
           --create-tenant <id>     Make a tenant in --database and print its first admin key, once.
           --name <name>            The new tenant's display name (default: its id).
           --paths                  Print the data, store, registry, socket and token paths, and exit.
@@ -155,6 +162,13 @@ public enum DaemonCommand: Sendable {
             case "--server": configuration.serverMode = true
             case "--database": configuration.database = try value(argument)
             case "--node": configuration.nodeName = try value(argument)
+            case "--webhook-retries":
+                let given = try value(argument)
+                let pauses = given.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard !given.isEmpty, pauses.count <= 20, pauses.allSatisfy({ $0.map { $0 > 0 && $0 <= 7 * 86_400 } ?? false }) else {
+                    throw UsageError(description: "--webhook-retries must be up to 20 pauses in seconds, such as 5,300,1800, not '\(given)'")
+                }
+                configuration.webhookRetries = pauses.compactMap(\.self)
             case "--create-tenant": createTenant = try value(argument)
             case "--name": tenantName = try value(argument)
             case "-h", "--help": return .help

@@ -17,7 +17,9 @@ enum ServerModeMain {
             throw DaemonError("cannot open the database: \(error)")
         }
         let name = configuration.nodeName ?? "\(ProcessInfo.processInfo.hostName)/\(getpid())"
-        let node = ServerNode(database: database, configuration: ServerNode.Configuration(name: name), log: log)
+        var nodeConfiguration = ServerNode.Configuration(name: name)
+        if let retries = configuration.webhookRetries { nodeConfiguration.webhooks.schedule = retries }
+        let node = ServerNode(database: database, configuration: nodeConfiguration, log: log)
 
         if !http.isLoopback {
             log.warning("serving server mode's API on \(http), which other machines can reach, over plain HTTP (--http-allow-remote): put it behind a TLS proxy")

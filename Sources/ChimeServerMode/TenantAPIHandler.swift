@@ -20,6 +20,9 @@ import Foundation
 /// GET    /v1/recipients/{recipient}/responses?app=&limit=&cursor=
 /// GET    /v1/recipients/{recipient}/devices                  a recipient's devices (APNs, Web Push, webhooks)
 /// GET|PUT|DELETE /v1/recipients/{recipient}/devices/{device}
+/// GET    /v1/recipients/{recipient}/deliveries?limit=&cursor=   the ledger of deliveries to the devices
+/// POST   /v1/deliveries/{id}/replay                     send a finished delivery again
+/// GET|PUT /v1/settings                                  the tenant's settings (the webhooks' allow list)
 /// GET    /v1/apps/{app}/strings                         the app's strings tables by language
 /// GET|PUT|DELETE /v1/apps/{app}/strings/{language}      one table (a Localizable.strings file)
 /// GET    /v1/events?recipient=                          the tenant's deliveries and responses (SSE)
@@ -140,6 +143,15 @@ public final class TenantAPIHandler: HTTPHandler {
         } else if let values = Self.match(head.method, segments, "DELETE", ["v1", "recipients", "*", "devices", "*"]) {
             try await service.removeDevice(recipient: values[0], device: values[1], key: key)
             return HTTPResponse(status: 204)
+        } else if let values = Self.match(head.method, segments, "GET", ["v1", "recipients", "*", "deliveries"]) {
+            return try .json(try await service.deliveries(recipient: values[0], try Self.page(head), key: key))
+        } else if let values = Self.match(head.method, segments, "POST", ["v1", "deliveries", "*", "replay"]) {
+            try await service.replayDelivery(values[0], key: key, now: now)
+            return HTTPResponse(status: 204)
+        } else if Self.match(head.method, segments, "GET", ["v1", "settings"]) != nil {
+            return try .json(try await service.settings(key: key))
+        } else if Self.match(head.method, segments, "PUT", ["v1", "settings"]) != nil {
+            return try .json(try await service.saveSettings(try Self.decode(TenantSettingsBody.self, request), key: key))
         } else if let values = Self.match(head.method, segments, "GET", ["v1", "apps", "*", "strings"]) {
             return try .json(try await service.strings(app: values[0], key: key))
         } else if let values = Self.match(head.method, segments, "GET", ["v1", "apps", "*", "strings", "*"]) {
@@ -184,6 +196,7 @@ public final class TenantAPIHandler: HTTPHandler {
         "GET /v1/recipients/*", "PUT /v1/recipients/*", "GET /v1/recipients/*/pending", "GET /v1/recipients/*/delivered",
         "DELETE /v1/recipients/*/apps/*/pending", "POST /v1/recipients/*/apps/*/delivered/*/response", "GET /v1/recipients/*/responses",
         "GET /v1/recipients/*/devices", "GET /v1/recipients/*/devices/*", "PUT /v1/recipients/*/devices/*", "DELETE /v1/recipients/*/devices/*",
+        "GET /v1/recipients/*/deliveries", "POST /v1/deliveries/*/replay", "GET /v1/settings", "PUT /v1/settings",
         "GET /v1/apps/*/strings", "GET /v1/apps/*/strings/*", "PUT /v1/apps/*/strings/*", "DELETE /v1/apps/*/strings/*",
         "GET /v1/events", "GET /v1/keys", "POST /v1/keys", "DELETE /v1/keys/*",
     ]

@@ -1,5 +1,6 @@
 public import ChimeAPI
 public import ChimePostgres
+import ChimeDelivery
 public import Foundation
 
 // MARK: Devices
@@ -17,11 +18,15 @@ extension TenantService {
         } catch {
             throw APIError(.invalidParameters, field: error.field, error.description)
         }
+        if let secret = body.webhook?.secret, WebhookSecret(secret) == nil {
+            throw APIError(.invalidParameters, field: "webhook.secret", "a webhook secret is whsec_ and 24 to 64 bytes in base64")
+        }
         switch try await PostgresDevices(database: database, tenant: key.tenant).save(
-            recipient: recipient, identifier: identifier, channel: channel, enabled: body.enabled ?? true, now: now)
+            recipient: recipient, identifier: identifier, channel: channel, enabled: body.enabled ?? true, secret: body.webhook?.secret,
+            generatedSecret: WebhookSecret.generate().description, now: now)
         {
-        case .created(let device): return (Self.item(device), true)
-        case .replaced(let device): return (Self.item(device), false)
+        case .created(let device, let secret): return (Self.item(device, issuedSecret: secret), true)
+        case .replaced(let device, let secret): return (Self.item(device, issuedSecret: secret), false)
         case .noSuchRecipient: throw APIError(.notFound, field: "recipient", "no such recipient")
         case .tooMany:
             throw APIError(.invalidParameters, field: "device", "a recipient has at most \(Device.maximumPerRecipient) devices; remove one first")
@@ -31,7 +36,7 @@ extension TenantService {
     public func devices(recipient: String, key: AuthenticatedKey) async throws -> DeviceList {
         try require(.read, key)
         _ = try await existingRecipient(recipient, key)
-        return DeviceList(items: try await PostgresDevices(database: database, tenant: key.tenant).list(recipient: recipient).map(Self.item))
+        return DeviceList(items: try await PostgresDevices(database: database, tenant: key.tenant).list(recipient: recipient).map { Self.item($0) })
     }
 
     public func device(recipient: String, device identifier: String, key: AuthenticatedKey) async throws -> DeviceItem {
@@ -68,14 +73,14 @@ extension TenantService {
         }
     }
 
-    static func item(_ device: Device) -> DeviceItem {
+    static func item(_ device: Device, issuedSecret: String? = nil) -> DeviceItem {
         var item = DeviceItem(
             id: device.identifier, channel: device.channel.name, enabled: device.enabled, disabledReason: device.disabledReason,
             disabledAt: device.disabledDate, created: device.created, updated: device.updated)
         switch device.channel {
         case .apns(let token, let topic, let environment): item.apns = APNsAddress(token: token, topic: topic, environment: environment.rawValue)
         case .webPush(let endpoint, let p256dh, let auth): item.webpush = WebPushAddress(endpoint: endpoint, keys: .init(p256dh: p256dh, auth: auth))
-        case .webhook(let url): item.webhook = WebhookAddress(url: url)
+        case .webhook(let url): item.webhook = WebhookAddress(url: url, secret: issuedSecret)
         }
         return item
     }

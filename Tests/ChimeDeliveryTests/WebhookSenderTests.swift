@@ -3,31 +3,13 @@ import ChimeTestSupport
 import Foundation
 import Testing
 
-/// Webhook attempts against a real receiver (`webhook_receiver.py`, which checks each signature with the
+/// Webhook attempts against a real receiver (`WebhookReceiver`, which checks each signature with the
 /// Standard Webhooks package): what each answer means, and where Chime refuses to send at all.
 @Suite("Webhook sender", .serialized)
 struct WebhookSenderTests {
-    static let receiverScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("webhook_receiver.py").path
-
-    struct Receiver {
-        let process: ChildProcess
-        let port: Int
-
-        static func start(secret: WebhookSecret) async throws -> Receiver {
-            let process = try ChildProcess("/usr/bin/python3", [WebhookSenderTests.receiverScript, secret.description], name: "webhook receiver")
-            let line = try await process.errors.take("the receiver's port") { $0.hasPrefix("listening on ") }
-            return Receiver(process: process, port: Int(line.dropFirst("listening on ".count))!)
-        }
-
-        /// The requests it received, in order.
-        func requests() -> [[String: Any]] {
-            process.output.wholeLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        }
-    }
-
     static let loopback = OutboundAddressPolicy(allowed: [IPNetwork("127.0.0.1")!])
 
-    func attempt(_ path: String, _ receiver: Receiver, secret: WebhookSecret, host: String = "127.0.0.1", policy: OutboundAddressPolicy = loopback,
+    func attempt(_ path: String, _ receiver: WebhookReceiver, secret: WebhookSecret, host: String = "127.0.0.1", policy: OutboundAddressPolicy = loopback,
         sender: WebhookSender = WebhookSender()) async -> WebhookSender.Outcome
     {
         let body = Array(#"{"type":"notification.delivered","data":{"recipient":"ann"}}"#.utf8)
@@ -37,7 +19,7 @@ struct WebhookSenderTests {
 
     @Test func answersMeanWhatTheSpecificationSays() async throws {
         let secret = WebhookSecret.generate()
-        let receiver = try await Receiver.start(secret: secret)
+        let receiver = try await WebhookReceiver.start(secret: secret.description)
         #expect(await attempt("/accept", receiver, secret: secret) == .accepted(status: 204))
         #expect(await attempt("/accept", receiver, secret: WebhookSecret.generate()) == .rejected(status: 401, retryAfterSeconds: nil))
         #expect(await attempt("/gone", receiver, secret: secret) == .gone)
@@ -55,14 +37,14 @@ struct WebhookSenderTests {
         #expect(requests.map { $0["path"] as? String } == ["/accept", "/accept", "/gone", "/busy", "/redirect", "/slow"], "the redirect was not followed")
         #expect(requests.map { $0["verified"] as? Bool } == [true, false, true, true, true, true])
         #expect(requests.allSatisfy { $0["contentType"] as? String == "application/json" })
-        await receiver.process.stop()
+        await receiver.stop()
     }
 
     /// Loopback, a private network or a name that resolves to one is not called without the tenant's leave;
     /// nothing reaches the receiver then.
     @Test func addressesThePolicyRefusesAreNeverCalled() async throws {
         let secret = WebhookSecret.generate()
-        let receiver = try await Receiver.start(secret: secret)
+        let receiver = try await WebhookReceiver.start(secret: secret.description)
         for (host, policy) in [("127.0.0.1", OutboundAddressPolicy()), ("localhost", OutboundAddressPolicy()), ("[::1]", Self.loopback)] {
             let outcome = await attempt("/accept", receiver, secret: secret, host: host, policy: policy)
             guard case .refused(let reason) = outcome else {
@@ -84,6 +66,6 @@ struct WebhookSenderTests {
         #expect(await attempt("/accept", receiver, secret: secret, host: "localhost", policy: everyLoopback) == .accepted(status: 204))
         try await eventually("the receiver logged both") { receiver.requests().count >= 2 }
         #expect(receiver.requests().count == 2)
-        await receiver.process.stop()
+        await receiver.stop()
     }
 }

@@ -65,9 +65,13 @@ public struct WebPushAddress: Codable, Sendable, Hashable {
 
 public struct WebhookAddress: Codable, Sendable, Hashable {
     public var url: String
+    /// The Standard Webhooks signing secret (`whsec_…`). In a registration: the one to sign with (else the
+    /// device keeps its own, or Chime makes one). In an answer: only the one Chime just made, this once.
+    public var secret: String?
 
-    public init(url: String) {
+    public init(url: String, secret: String? = nil) {
         self.url = url
+        self.secret = secret
     }
 }
 
@@ -107,5 +111,55 @@ public struct DeviceList: Codable, Sendable, Hashable {
 
     public init(items: [DeviceItem]) {
         self.items = items
+    }
+}
+
+/// A delivery beyond the machine as its ledger shows it (`GET /v1/recipients/{recipient}/deliveries`): one
+/// delivered notification to one device, its state (`queued`, `sending`, `retrying`, `accepted`, `dead`),
+/// its attempts and the last answer.
+public struct DeliveryItem: Codable, Sendable, Hashable {
+    public var id: String
+    public var device: String
+    public var channel: String
+    public var app: String
+    public var notification: String
+    public var state: String
+    public var attempts: Int
+    /// When it is tried next (`queued`, `retrying`).
+    public var nextAttempt: Date?
+    public var lastStatus: Int?
+    public var lastError: String?
+    public var created: Date
+    public var updated: Date
+
+    public init(
+        id: String, device: String, channel: String, app: String, notification: String, state: String, attempts: Int, nextAttempt: Date?,
+        lastStatus: Int?, lastError: String?, created: Date, updated: Date
+    ) {
+        self.id = id
+        self.device = device
+        self.channel = channel
+        self.app = app
+        self.notification = notification
+        self.state = state
+        self.attempts = attempts
+        self.nextAttempt = nextAttempt
+        self.lastStatus = lastStatus
+        self.lastError = lastError
+        self.created = created
+        self.updated = updated
+    }
+}
+
+/// `GET|PUT /v1/settings`: the tenant's settings. `outboundAllowList`: networks (CIDR, `10.0.0.0/8`, or one
+/// address) its webhooks may reach although they are not public; everything else that is not public is
+/// refused.
+public struct TenantSettingsBody: Codable, Sendable, Hashable {
+    public static let maximumAllowListCount = 100
+
+    public var outboundAllowList: [String]
+
+    public init(outboundAllowList: [String]) {
+        self.outboundAllowList = outboundAllowList
     }
 }

@@ -13,17 +13,27 @@ public struct PostgresDevices: Sendable {
     }
 
     public enum SaveOutcome: Sendable, Hashable {
-        case created(Device)
-        case replaced(Device)
+        /// With the webhook signing secret Chime made for it, when it made one (shown this once).
+        case created(Device, issuedSecret: String?)
+        case replaced(Device, issuedSecret: String?)
         case noSuchRecipient
         /// The recipient already has `Device.maximumPerRecipient` others.
         case tooMany
     }
 
+    /// How long a webhook's previous secret still signs after the tenant gives a new one.
+    public static let secretRotation: TimeInterval = 24 * 3600
+
     /// Registers the device, or replaces the one with its identifier (registering again turns a device a
     /// channel turned off back on). An APNs token or push subscription held by another of the tenant's
     /// recipients (or under another identifier) moves here: it reaches whoever registered it last.
-    public func save(recipient: String, identifier: String, channel: Device.Channel, enabled: Bool, now: Date) async throws -> SaveOutcome {
+    ///
+    /// A webhook signs with `secret` when one is given; otherwise it keeps the one it has, or takes
+    /// `generatedSecret` (returned in the outcome, the only time it is shown). A new secret replacing
+    /// another keeps the old one signing too for `secretRotation`, so receivers can switch without a gap.
+    public func save(
+        recipient: String, identifier: String, channel: Device.Channel, enabled: Bool, secret: String? = nil, generatedSecret: String? = nil, now: Date
+    ) async throws -> SaveOutcome {
         let owner: [PostgresValue] = [.text(tenant), .text(recipient)]
         let key = owner + [.text(identifier)]
         let (topic, environment, p256dh, auth): (String?, String?, String?, String?) =
@@ -46,23 +56,41 @@ public struct PostgresDevices: Sendable {
                         "DELETE FROM device WHERE tenant = $1 AND channel = $4 AND address = $5 AND NOT (recipient = $2 AND device_id = $3)",
                         key + Array(values.prefix(2)))
                 }
+                // The secrets: a webhook's given one, else the one it has, else a new one.
+                let existing = try db.query(
+                    "SELECT secret, previous_secret, previous_secret_until FROM device WHERE tenant = $1 AND recipient = $2 AND device_id = $3 FOR UPDATE", key
+                ).first
+                var issued: String?
+                var secrets: [PostgresValue] = [.null, .null, .null]
+                if case .webhook = channel {
+                    let current = existing?[0].text
+                    let chosen = secret ?? current ?? generatedSecret
+                    if secret == nil && current == nil { issued = generatedSecret }
+                    if let current, let chosen, current != chosen {
+                        secrets = [.text(chosen), .text(current), .date(now.addingTimeInterval(Self.secretRotation))]
+                    } else {
+                        secrets = [chosen.map(PostgresValue.text) ?? .null, existing?[1] ?? .null, existing?[2] ?? .null]
+                    }
+                }
                 let rows = try db.query(
                     """
-                    INSERT INTO device (tenant, recipient, device_id, channel, address, topic, environment, p256dh, auth, enabled, created, updated)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
+                    INSERT INTO device (tenant, recipient, device_id, channel, address, topic, environment, p256dh, auth, enabled, created, updated,
+                        secret, previous_secret, previous_secret_until)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14)
                     ON CONFLICT (tenant, recipient, device_id) DO UPDATE SET
                         channel = excluded.channel, address = excluded.address, topic = excluded.topic,
                         environment = excluded.environment, p256dh = excluded.p256dh, auth = excluded.auth,
-                        enabled = excluded.enabled, disabled_reason = NULL, disabled = NULL, updated = excluded.updated
+                        enabled = excluded.enabled, disabled_reason = NULL, disabled = NULL, updated = excluded.updated,
+                        secret = excluded.secret, previous_secret = excluded.previous_secret, previous_secret_until = excluded.previous_secret_until
                     RETURNING created
                     """,
-                    key + values)
+                    key + values + secrets)
                 guard let created = rows.first?[0].date else { throw PostgresError.unexpectedResult("a device's creation date") }
                 let count = try db.query("SELECT count(*) FROM device WHERE tenant = $1 AND recipient = $2", owner).first?[0].integer ?? 0
                 // Thrown, so that the transaction rolls back and nothing of this call stays.
                 if count > Device.maximumPerRecipient { throw TooManyDevices() }
                 let device = Device(identifier: identifier, channel: channel, enabled: enabled, created: created, updated: now)
-                return created == now ? .created(device) : .replaced(device)
+                return created == now ? .created(device, issuedSecret: issued) : .replaced(device, issuedSecret: issued)
             }
         } catch is TooManyDevices {
             return .tooMany

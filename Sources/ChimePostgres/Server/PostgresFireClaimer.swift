@@ -141,10 +141,16 @@ public final class PostgresFireClaimer: Sendable {
                         text: ResolvedText(notification.request.content, localizer: localizer, locale: profile.locale)))
             }
             // In due order (claimed so), which is the order a reader's clock makes them readable in.
-            try PostgresEventLog.append(
-                try recorded.map { fire in
-                    StoredEvent(kind: "delivered", tenant: fire.tenant, recipient: fire.recipient, readable: fire.notification.date, body: try encodeEvent(fire))
-                }, in: db)
+            let events = try recorded.map { fire in
+                StoredEvent(kind: "delivered", tenant: fire.tenant, recipient: fire.recipient, readable: fire.notification.date, body: try encodeEvent(fire))
+            }
+            try PostgresDeliveries.queueWebhooks(
+                zip(recorded, events).map { fire, event in
+                    PostgresDeliveries.Fired(
+                        tenant: fire.tenant, recipient: fire.recipient, app: fire.appIdentifier, notification: fire.notification.identifier,
+                        due: fire.notification.date, event: event.body)
+                }, now: now, in: db)
+            try PostgresEventLog.append(events, in: db)
             return (rows.count, recorded)
         }
     }

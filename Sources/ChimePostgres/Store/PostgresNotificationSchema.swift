@@ -189,5 +189,40 @@ enum PostgresNotificationSchema {
                 );
                 CREATE UNIQUE INDEX device_by_address ON device (tenant, channel, address) WHERE channel <> 'webhook';
                 """),
+        // Server mode: deliveries beyond the machine. Each delivered notification becomes one delivery per
+        // enabled device of its recipient, in the fire's own transaction; a node sends it, and the row is
+        // its ledger (state, attempts, the last answer). Webhook devices sign with their secret (and, for a
+        // day after a rotation, the previous one); a tenant's allow list opens networks that are not public.
+        PostgresMigration(
+            version: 6, name: "deliveries",
+            sql: """
+                ALTER TABLE device ADD COLUMN secret text;
+                ALTER TABLE device ADD COLUMN previous_secret text;
+                ALTER TABLE device ADD COLUMN previous_secret_until double precision;
+                ALTER TABLE tenant ADD COLUMN outbound_allow text NOT NULL DEFAULT '';
+
+                CREATE TABLE delivery (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    tenant text COLLATE "C" NOT NULL,
+                    recipient text COLLATE "C" NOT NULL,
+                    device_id text COLLATE "C" NOT NULL,
+                    channel text COLLATE "C" NOT NULL,
+                    app_id text COLLATE "C" NOT NULL,
+                    notification_id text COLLATE "C" NOT NULL,
+                    body bytea NOT NULL,
+                    -- queued, sending, retrying (waiting for next_attempt), accepted, dead
+                    state text COLLATE "C" NOT NULL,
+                    attempts bigint NOT NULL DEFAULT 0,
+                    next_attempt double precision,
+                    lease_until double precision,
+                    last_status bigint,
+                    last_error text,
+                    created double precision NOT NULL,
+                    updated double precision NOT NULL
+                );
+                CREATE INDEX delivery_due ON delivery (next_attempt) WHERE state IN ('queued', 'retrying');
+                CREATE INDEX delivery_leased ON delivery (lease_until) WHERE state = 'sending';
+                CREATE INDEX delivery_by_recipient ON delivery (tenant, recipient, id);
+                """),
     ]
 }

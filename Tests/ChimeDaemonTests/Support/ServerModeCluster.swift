@@ -10,27 +10,30 @@ final class ServerModeCluster: @unchecked Sendable {  // used by one test at a t
     let database: PostgresDatabase
     private(set) var nodes: [ChildProcess] = []
     private(set) var ports: [UInt16] = []
+    /// Options every node is started with besides the database, address and name.
+    let nodeArguments: [String]
 
-    private init(conninfo: String, database: PostgresDatabase) {
+    private init(conninfo: String, database: PostgresDatabase, nodeArguments: [String]) {
         self.conninfo = conninfo
         self.database = database
+        self.nodeArguments = nodeArguments
     }
 
     /// A new database (nodes claim every tenant's due fires, so no other test's rows may be in it) and
     /// `nodes` nodes on it.
-    static func start(nodes count: Int, on postgres: PostgresCluster? = nil) async throws -> ServerModeCluster {
+    static func start(nodes count: Int, on postgres: PostgresCluster? = nil, arguments: [String] = []) async throws -> ServerModeCluster {
         let shared = try await PostgresCluster.shared()
         let postgres = postgres ?? shared
         let conninfo = try await postgres.freshDatabase()
         let database = try await PostgresNotificationStore.open(conninfo: conninfo)
-        let cluster = ServerModeCluster(conninfo: conninfo, database: database)
+        let cluster = ServerModeCluster(conninfo: conninfo, database: database, nodeArguments: arguments)
         for index in 0..<count { try await cluster.startNode(named: "node\(index)") }
         return cluster
     }
 
     func startNode(named name: String) async throws {
         let process = try ChildProcess(
-            DaemonHome.executable, ["--server", "--database", conninfo, "--http", "127.0.0.1:0", "--node", name], name: name)
+            DaemonHome.executable, ["--server", "--database", conninfo, "--http", "127.0.0.1:0", "--node", name] + nodeArguments, name: name)
         let line = try await process.errors.take("\(name) listening") { $0.contains("listening on http://127.0.0.1:") }
         guard let range = line.range(of: "http://127.0.0.1:"), let port = UInt16(line[range.upperBound...].prefix { $0.isNumber }) else {
             throw ServerModeFailure(description: "no port in \(line)")

@@ -1,9 +1,11 @@
 """A webhook receiver for the tests: verifies every request with the Standard Webhooks package (PyPI) and
 answers by its path. Prints "listening on PORT" on standard error, then one JSON line per request on
-standard output: {"path", "verified", "id", "body"}.
+standard output: {"path", "verified", "id", "timestamp", "body", "contentType"}.
 
 /accept → 204 when the signature verifies (else 401); /gone → 410; /busy → 503 with Retry-After: 7;
-/redirect → 302 to /accept; /slow → waits 5 s, then 204.
+/redirect → 302 to /accept; /slow → waits 5 s, then 204; /flaky/N → 500 for the first N requests to that
+path, then as /accept. POST /_secret with a secret as the body makes it the one verified from then on
+(not logged).
 """
 import json
 import sys
@@ -12,22 +14,32 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import standardwebhooks
 
-SECRET = sys.argv[1]
+SECRET = sys.argv[1] if len(sys.argv) > 1 else None
+SEEN = {}
 
 
 class Receiver(BaseHTTPRequestHandler):
     def do_POST(self):
+        global SECRET
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length)
+        if self.path == "/_secret":
+            SECRET = body.decode()
+            self.answer(204)
+            return
         headers = {name.lower(): value for name, value in self.headers.items()}
         try:
             standardwebhooks.Webhook(SECRET).verify(body, headers, json_parse=False)
             verified = True
         except Exception:
             verified = False
-        print(json.dumps({"path": self.path, "verified": verified, "id": headers.get("webhook-id"), "body": body.decode("utf-8", "replace"),
-                          "contentType": headers.get("content-type")}), flush=True)
-        if self.path == "/accept":
+        SEEN[self.path] = SEEN.get(self.path, 0) + 1
+        print(json.dumps({"path": self.path, "verified": verified, "id": headers.get("webhook-id"), "timestamp": headers.get("webhook-timestamp"),
+                          "body": body.decode("utf-8", "replace"), "contentType": headers.get("content-type")}), flush=True)
+        if self.path.startswith("/flaky/"):
+            failures = int(self.path.split("/")[2])
+            self.answer(500 if SEEN[self.path] <= failures else (204 if verified else 401))
+        elif self.path == "/accept":
             self.answer(204 if verified else 401)
         elif self.path == "/gone":
             self.answer(410)

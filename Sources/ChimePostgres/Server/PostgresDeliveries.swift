@@ -1,0 +1,226 @@
+public import Foundation
+
+/// A delivery a node claimed to send: the device as it is now, and the tenant's allow list.
+public struct ClaimedDelivery: Sendable, Hashable {
+    public let id: Int64
+    public let tenant: String
+    public let recipient: String
+    public let deviceID: String
+    /// This attempt's number, from 1.
+    public let attempts: Int
+    public let body: [UInt8]
+    /// The webhook's URL; `nil` when the device was removed or turned off since the notification fired.
+    public let url: String?
+    /// The secrets to sign with, the current one first (and the previous one while a rotation lasts).
+    public let secrets: [String]
+    /// The networks the tenant lets its webhooks reach although they are not public (CIDR).
+    public let allowList: [String]
+}
+
+/// A delivery as its ledger shows it.
+public struct DeliveryRecord: Sendable, Hashable {
+    public let id: Int64
+    public let recipient: String
+    public let deviceID: String
+    public let channel: String
+    public let appIdentifier: String
+    public let notificationIdentifier: String
+    /// `queued`, `sending`, `retrying`, `accepted` or `dead`.
+    public let state: String
+    public let attempts: Int
+    public let nextAttempt: Date?
+    public let lastStatus: Int?
+    public let lastError: String?
+    public let created: Date
+    public let updated: Date
+}
+
+/// What became of an attempt, as the ledger records it.
+public enum DeliveryResult: Sendable, Hashable {
+    case accepted(status: Int)
+    /// Tried again at `at`.
+    case retry(at: Date, status: Int?, error: String)
+    /// No more attempts; with `disablingDevice`, the device is turned off with that reason (a `410 Gone`).
+    case dead(status: Int?, error: String, disablingDevice: String? = nil)
+}
+
+/// Server mode's deliveries beyond the machine: one row per delivered notification and enabled device, its
+/// state and attempts. Rows are queued in the fire's own transaction (so a fire recorded once is queued once),
+/// claimed by one node at a time with a lease (`FOR UPDATE SKIP LOCKED`; a node that dies mid-attempt leaves
+/// the row to be taken again when the lease ends: webhooks are at least once, and `webhook-id` lets a
+/// receiver drop a repeat), and finished by the node that holds the claim.
+public struct PostgresDeliveries: Sendable {
+    let database: PostgresDatabase
+
+    public init(database: PostgresDatabase) {
+        self.database = database
+    }
+
+    /// One delivered notification, for `queueWebhooks`.
+    struct Fired {
+        let tenant: String
+        let recipient: String
+        let app: String
+        let notification: String
+        /// When it is due: a fire recorded ahead is sent from its instant on.
+        let due: Date
+        /// The event's JSON (`RecipientDeliveredEvent`).
+        let event: [UInt8]
+    }
+
+    /// Queues a delivery for each enabled webhook device of each fired notification's recipient, in `db`'s
+    /// transaction. The bodies are sent to PostgreSQL only for recipients that have such a device.
+    static func queueWebhooks(_ fired: [Fired], now: Date, in db: PostgresConnection) throws {
+        guard !fired.isEmpty else { return }
+        let owners = try db.query(
+            """
+            SELECT DISTINCT d.tenant, d.recipient FROM device d
+            JOIN unnest($1::text[], $2::text[]) AS f (tenant, recipient) ON d.tenant = f.tenant AND d.recipient = f.recipient
+            WHERE d.enabled AND d.channel = 'webhook'
+            """,
+            [.texts(fired.map(\.tenant)), .texts(fired.map(\.recipient))])
+        guard !owners.isEmpty else { return }
+        let reached = Set(owners.compactMap { row in row[0].text.flatMap { tenant in row[1].text.map { tenant + "\u{0}" + $0 } } })
+        let queued = fired.filter { reached.contains($0.tenant + "\u{0}" + $0.recipient) }
+        try db.query(
+            """
+            INSERT INTO delivery (tenant, recipient, device_id, channel, app_id, notification_id, body, state, next_attempt, created, updated)
+            SELECT d.tenant, d.recipient, d.device_id, d.channel, f.app_id, f.notification_id, f.body, 'queued', f.due, $7, $7
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[], $6::float8[]) AS f (tenant, recipient, app_id, notification_id, body, due)
+            JOIN device d ON d.tenant = f.tenant AND d.recipient = f.recipient AND d.enabled AND d.channel = 'webhook'
+            """,
+            [
+                .texts(queued.map(\.tenant)), .texts(queued.map(\.recipient)), .texts(queued.map(\.app)), .texts(queued.map(\.notification)),
+                .array(.bytes, queued.map { .bytes(webhookBody($0)) }), .array(.double, queued.map { .date($0.due) }), .date(now),
+            ])
+    }
+
+    /// The Standard Webhooks payload: `{"type":"notification.delivered","timestamp":…,"data":<event>}`.
+    static func webhookBody(_ fired: Fired) -> [UInt8] {
+        Array(#"{"type":"notification.delivered","timestamp":""#.utf8) + Array(timestamp(fired.due).utf8) + Array(#"","data":"#.utf8) + fired.event
+            + [UInt8(ascii: "}")]
+    }
+
+    /// RFC 3339 in UTC with milliseconds (`2026-12-07T08:00:00.000Z`).
+    static func timestamp(_ date: Date) -> String {
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+    }
+
+    /// Claims up to `limit` deliveries due by `now` (or whose last claim's lease ran out), for `lease`.
+    public func claim(now: Date, limit: Int, lease: TimeInterval) async throws -> [ClaimedDelivery] {
+        let rows = try await database.transaction { db in
+            try db.query(
+                """
+                WITH due AS (
+                    SELECT id FROM delivery
+                    WHERE (state IN ('queued', 'retrying') AND next_attempt <= $1) OR (state = 'sending' AND lease_until < $1)
+                    ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED),
+                claimed AS (
+                    UPDATE delivery SET state = 'sending', lease_until = $3, attempts = attempts + 1, updated = $1
+                    FROM due WHERE delivery.id = due.id
+                    RETURNING delivery.id, delivery.tenant, delivery.recipient, delivery.device_id, delivery.attempts, delivery.body)
+                SELECT c.id, c.tenant, c.recipient, c.device_id, c.attempts, c.body, d.address, d.enabled, d.secret, d.previous_secret,
+                    d.previous_secret_until, t.outbound_allow
+                FROM claimed c JOIN tenant t ON t.tenant = c.tenant
+                LEFT JOIN device d ON d.tenant = c.tenant AND d.recipient = c.recipient AND d.device_id = c.device_id
+                ORDER BY c.id
+                """,
+                [.date(now), .integer(Int64(limit)), .date(now.addingTimeInterval(lease))])
+        }
+        return try rows.map { row in
+            guard let id = row[0].integer, let tenant = row[1].text, let recipient = row[2].text, let device = row[3].text, let attempts = row[4].integer,
+                let body = row[5].bytes, let allow = row[11].text
+            else { throw PostgresError.unexpectedResult("a claimed delivery") }
+            let enabled = row[7] == .boolean(true)
+            var secrets = row[8].text.map { [$0] } ?? []
+            if let previous = row[9].text, let until = row[10].date, until > now { secrets.append(previous) }
+            return ClaimedDelivery(
+                id: id, tenant: tenant, recipient: recipient, deviceID: device, attempts: Int(attempts), body: body, url: enabled ? row[6].text : nil,
+                secrets: secrets, allowList: allow.split(separator: ",").map(String.init))
+        }
+    }
+
+    /// Records what became of the claimed attempt; `false` when the claim was lost (its lease ran out and
+    /// another node took the delivery), and nothing was written.
+    @discardableResult
+    public func finish(_ delivery: ClaimedDelivery, _ result: DeliveryResult, now: Date) async throws -> Bool {
+        let (state, next, status, error): (String, Date?, Int?, String?) =
+            switch result {
+            case .accepted(let status): ("accepted", nil, status, nil)
+            case .retry(let at, let status, let error): ("retrying", at, status, error)
+            case .dead(let status, let error, _): ("dead", nil, status, error)
+            }
+        return try await database.transaction { db in
+            let rows = try db.query(
+                """
+                UPDATE delivery SET state = $3, next_attempt = $4, lease_until = NULL, last_status = $5, last_error = $6, updated = $7
+                WHERE id = $1 AND state = 'sending' AND attempts = $2 RETURNING 1
+                """,
+                [
+                    .integer(delivery.id), .integer(Int64(delivery.attempts)), .text(state), .date(next), status.map { .integer(Int64($0)) } ?? .null,
+                    error.map(PostgresValue.text) ?? .null, .date(now),
+                ])
+            guard !rows.isEmpty else { return false }
+            if case .dead(_, _, let reason?) = result {
+                try db.query(
+                    "UPDATE device SET enabled = false, disabled_reason = $4, disabled = $5 WHERE tenant = $1 AND recipient = $2 AND device_id = $3",
+                    [.text(delivery.tenant), .text(delivery.recipient), .text(delivery.deviceID), .text(reason), .date(now)])
+            }
+            return true
+        }
+    }
+
+    /// A recipient's deliveries, newest first, after `before` (an id) when given.
+    public func list(tenant: String, recipient: String, before: Int64?, limit: Int) async throws -> [DeliveryRecord] {
+        let rows = try await database.read { db in
+            try db.query(
+                """
+                SELECT id, recipient, device_id, channel, app_id, notification_id, state, attempts, next_attempt, last_status, last_error, created, updated
+                FROM delivery WHERE tenant = $1 AND recipient = $2 AND id < $3 ORDER BY id DESC LIMIT $4
+                """,
+                [.text(tenant), .text(recipient), .integer(before ?? .max), .integer(Int64(limit))])
+        }
+        return try rows.map { row in
+            guard let id = row[0].integer, let recipient = row[1].text, let device = row[2].text, let channel = row[3].text, let app = row[4].text,
+                let notification = row[5].text, let state = row[6].text, let attempts = row[7].integer, let created = row[11].date, let updated = row[12].date
+            else { throw PostgresError.unexpectedResult("a delivery row") }
+            return DeliveryRecord(
+                id: id, recipient: recipient, deviceID: device, channel: channel, appIdentifier: app, notificationIdentifier: notification, state: state,
+                attempts: Int(attempts), nextAttempt: row[8].date, lastStatus: row[9].integer.map(Int.init), lastError: row[10].text, created: created,
+                updated: updated)
+        }
+    }
+
+    public func count(tenant: String, recipient: String) async throws -> Int {
+        let rows = try await database.read { db in
+            try db.query("SELECT count(*) FROM delivery WHERE tenant = $1 AND recipient = $2", [.text(tenant), .text(recipient)])
+        }
+        return Int(rows.first?[0].integer ?? 0)
+    }
+
+    /// Sends a finished delivery again from its first attempt (`accepted` or `dead` ones only); `false` when
+    /// the tenant has no such delivery or it is still under way.
+    public func replay(tenant: String, id: Int64, now: Date) async throws -> Bool {
+        let rows = try await database.transaction { db in
+            try db.query(
+                """
+                UPDATE delivery SET state = 'queued', attempts = 0, next_attempt = $3, last_status = NULL, last_error = NULL, updated = $3
+                WHERE tenant = $1 AND id = $2 AND state IN ('accepted', 'dead') RETURNING 1
+                """,
+                [.text(tenant), .integer(id), .date(now)])
+        }
+        return !rows.isEmpty
+    }
+
+    /// The networks the tenant's webhooks may reach although they are not public.
+    public func allowList(tenant: String) async throws -> [String] {
+        let rows = try await database.read { db in try db.query("SELECT outbound_allow FROM tenant WHERE tenant = $1", [.text(tenant)]) }
+        return (rows.first?[0].text ?? "").split(separator: ",").map(String.init)
+    }
+
+    public func setAllowList(tenant: String, _ networks: [String]) async throws {
+        try await database.transaction { db in
+            try db.query("UPDATE tenant SET outbound_allow = $2 WHERE tenant = $1", [.text(tenant), .text(networks.joined(separator: ","))])
+        }
+    }
+}

@@ -1,0 +1,62 @@
+public import ChimeAPI
+import ChimeDelivery
+public import ChimePostgres
+public import ChimeServer
+public import Foundation
+
+// MARK: Deliveries beyond the machine
+
+extension TenantService {
+    /// A recipient's deliveries, newest first.
+    public func deliveries(recipient: String, _ page: PageRequest, key: AuthenticatedKey) async throws -> Page<DeliveryItem> {
+        try require(.read, key)
+        _ = try await existingRecipient(recipient, key)
+        let before = try page.cursor.map { cursor throws(APIError) -> Int64 in
+            guard let id = Int64(cursor), id > 0 else { throw APIError(.invalidParameters, field: "cursor", "this is not a cursor of this list") }
+            return id
+        }
+        let ledger = PostgresDeliveries(database: database)
+        let records = try await ledger.list(tenant: key.tenant, recipient: recipient, before: before, limit: page.limit + 1)
+        let shown = records.prefix(page.limit)
+        return Page(
+            items: shown.map(Self.item), total: try await ledger.count(tenant: key.tenant, recipient: recipient),
+            next: records.count > page.limit ? shown.last.map { String($0.id) } : nil)
+    }
+
+    /// Sends a finished delivery again, from its first attempt.
+    public func replayDelivery(_ identifier: String, key: AuthenticatedKey, now: Date) async throws {
+        try require(.publish, key)
+        guard let id = Int64(identifier), try await PostgresDeliveries(database: database).replay(tenant: key.tenant, id: id, now: now) else {
+            throw APIError(.notFound, field: "delivery", "no finished delivery with this id (one still under way is not replayed)")
+        }
+    }
+
+    public func settings(key: AuthenticatedKey) async throws -> TenantSettingsBody {
+        try require(.read, key)
+        return TenantSettingsBody(outboundAllowList: try await PostgresDeliveries(database: database).allowList(tenant: key.tenant))
+    }
+
+    /// Replaces the tenant's settings; each network is checked, and kept in its canonical form.
+    public func saveSettings(_ body: TenantSettingsBody, key: AuthenticatedKey) async throws -> TenantSettingsBody {
+        try require(.admin, key)
+        guard body.outboundAllowList.count <= TenantSettingsBody.maximumAllowListCount else {
+            throw APIError(.invalidParameters, field: "outboundAllowList", "at most \(TenantSettingsBody.maximumAllowListCount) networks")
+        }
+        var networks: [String] = []
+        for (index, text) in body.outboundAllowList.enumerated() {
+            guard let network = IPNetwork(text) else {
+                throw APIError(.invalidParameters, field: "outboundAllowList.\(index)", "a network is an address or CIDR (10.0.0.0/8, fd00::/8)")
+            }
+            networks.append(network.description)
+        }
+        try await PostgresDeliveries(database: database).setAllowList(tenant: key.tenant, networks)
+        return TenantSettingsBody(outboundAllowList: networks)
+    }
+
+    static func item(_ record: DeliveryRecord) -> DeliveryItem {
+        DeliveryItem(
+            id: String(record.id), device: record.deviceID, channel: record.channel, app: record.appIdentifier, notification: record.notificationIdentifier,
+            state: record.state, attempts: record.attempts, nextAttempt: record.nextAttempt, lastStatus: record.lastStatus, lastError: record.lastError,
+            created: record.created, updated: record.updated)
+    }
+}

@@ -1,0 +1,118 @@
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// Server mode's webhooks end to end: a node fires a notification, queues it for the recipient's webhook
+/// device, and sends it signed to a real receiver that verifies the signature with the Standard Webhooks
+/// package; the ledger says what happened, through the API.
+@Suite("Server mode: webhooks", .serialized)
+struct ServerModeWebhookTests {
+    /// Registers a webhook device for `ann` at `url`; returns the secret the node made for it.
+    static func webhook(_ cluster: ServerModeCluster, key: String, device: String = "hook", url: String) throws -> String {
+        let saved = try cluster.call("PUT", "/v1/recipients/ann/devices/\(device)", key: key, body: #"{"channel":"webhook","webhook":{"url":"\#(url)"}}"#)
+        #expect(saved.status == 201 || saved.status == 200, "\(saved.text)")
+        return ((saved.json as? [String: Any])?["webhook"] as? [String: Any])?["secret"] as? String ?? ""
+    }
+
+    static func notify(_ cluster: ServerModeCluster, key: String, _ identifier: String) throws {
+        let body = #"{"notifications":[{"recipient":"ann","app":"chat","request":{"identifier":"\#(identifier)","content":{"title":"Hi"}}}]}"#
+        #expect(try cluster.call("POST", "/v1/notifications", key: key, body: body).status == 201)
+    }
+
+    /// The recipient's ledger, newest first.
+    static func deliveries(_ cluster: ServerModeCluster, key: String) throws -> [[String: Any]] {
+        (try cluster.call("GET", "/v1/recipients/ann/deliveries", key: key).json as? [String: Any])?["items"] as? [[String: Any]] ?? []
+    }
+
+    static func start() async throws -> (ServerModeCluster, String, WebhookReceiver) {
+        let cluster = try await ServerModeCluster.start(nodes: 1, arguments: ["--webhook-retries", "0.3,0.6"])
+        let key = try await cluster.tenant("hooks")
+        #expect(try cluster.call("PUT", "/v1/recipients/ann", key: key, body: #"{"timeZone":"UTC","locale":"en"}"#).status == 200)
+        return (cluster, key, try await WebhookReceiver.start())
+    }
+
+    @Test func aDeliveredNotificationReachesTheWebhookSignedOnceTheTenantAllowsItsNetwork() async throws {
+        let (cluster, key, receiver) = try await Self.start()
+        let secret = try Self.webhook(cluster, key: key, url: receiver.url("/accept"))
+        #expect(secret.hasPrefix("whsec_"), "the node made the device's secret and showed it once")
+        try receiver.setSecret(secret)
+        let listed = try cluster.call("GET", "/v1/recipients/ann/devices/hook", key: key).text
+        #expect(!listed.contains(secret), "and never again")
+
+        // Loopback is refused until the tenant allows it: dead at once, nothing sent.
+        try Self.notify(cluster, key: key, "n1")
+        try await eventually("n1's delivery ends") { try Self.deliveries(cluster, key: key).first?["state"] as? String == "dead" }
+        let refused = try #require(try Self.deliveries(cluster, key: key).first)
+        #expect((refused["lastError"] as? String)?.contains("loopback") == true, "\(refused)")
+        #expect(receiver.requests().isEmpty)
+
+        let settings = try cluster.call("PUT", "/v1/settings", key: key, body: #"{"outboundAllowList":["127.0.0.1"]}"#)
+        #expect(settings.status == 200 && settings.text.contains(#""127.0.0.1/32""#), "\(settings.text)")
+        let id = try #require(refused["id"] as? String)
+        #expect(try cluster.call("POST", "/v1/deliveries/\(id)/replay", key: key).status == 204)
+        do {
+            try await eventually("the replay is accepted") { try Self.deliveries(cluster, key: key).first?["state"] as? String == "accepted" }
+        } catch {
+            Issue.record("\(try Self.deliveries(cluster, key: key)) \(cluster.nodes[0].errors.lines.suffix(10))")
+            throw error
+        }
+        try Self.notify(cluster, key: key, "n2")
+        try await eventually("n2 is accepted") {
+            let ledger = try Self.deliveries(cluster, key: key)
+            return ledger.count == 2 && ledger.allSatisfy { $0["state"] as? String == "accepted" }
+        }
+        try await eventually("the receiver logged both") { receiver.requests().count >= 2 }
+        let requests = receiver.requests()
+        #expect(requests.count == 2 && requests.allSatisfy { $0["verified"] as? Bool == true }, "\(requests)")
+        #expect(requests.first?["id"] as? String == "msg_\(id)", "the replay kept its webhook-id")
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data((requests.last?["body"] as? String ?? "").utf8)) as? [String: Any])
+        #expect(payload["type"] as? String == "notification.delivered")
+        let data = payload["data"] as? [String: Any]
+        #expect(data?["recipient"] as? String == "ann" && data?["app"] as? String == "chat")
+        #expect(((data?["notification"] as? [String: Any])?["request"] as? [String: Any])?["identifier"] as? String == "n2")
+
+        // Another tenant reaches none of it.
+        let other = try await cluster.tenant("other")
+        #expect(try cluster.call("GET", "/v1/recipients/ann/deliveries", key: other).status == 404)
+        #expect(try cluster.call("POST", "/v1/deliveries/\(id)/replay", key: other).status == 404)
+        await receiver.stop()
+        await cluster.stop()
+    }
+
+    /// A receiver that fails twice gets the same webhook three times on the schedule, then accepts it once; one
+    /// that keeps failing ends dead after the last retry; one that answers 410 turns the device off.
+    @Test func failuresAreRetriedOnScheduleThenDeadAndGoneTurnsTheDeviceOff() async throws {
+        let (cluster, key, receiver) = try await Self.start()
+        #expect(try cluster.call("PUT", "/v1/settings", key: key, body: #"{"outboundAllowList":["127.0.0.1/32"]}"#).status == 200)
+        try receiver.setSecret(try Self.webhook(cluster, key: key, url: receiver.url("/flaky/2")))
+        try Self.notify(cluster, key: key, "n1")
+        try await eventually("accepted after two failures") { try Self.deliveries(cluster, key: key).first?["state"] as? String == "accepted" }
+        #expect(try Self.deliveries(cluster, key: key).first?["attempts"] as? Int == 3)
+        let attempts = receiver.requests().filter { $0["path"] as? String == "/flaky/2" }
+        #expect(attempts.count == 3 && Set(attempts.compactMap { $0["id"] as? String }).count == 1, "\(attempts)")
+        #expect(attempts.allSatisfy { $0["verified"] as? Bool == true })
+
+        _ = try Self.webhook(cluster, key: key, url: receiver.url("/flaky/99"))
+        try Self.notify(cluster, key: key, "n2")
+        try await eventually("dead after its retries") {
+            let ledger = try Self.deliveries(cluster, key: key)
+            return ledger.count == 2 && ledger.first?["state"] as? String == "dead"
+        }
+        let dead = try #require(try Self.deliveries(cluster, key: key).first)
+        #expect(dead["attempts"] as? Int == 3 && dead["lastStatus"] as? Int == 500, "\(dead)")
+
+        _ = try Self.webhook(cluster, key: key, url: receiver.url("/gone"))
+        try Self.notify(cluster, key: key, "n3")
+        try await eventually("gone") {
+            let ledger = try Self.deliveries(cluster, key: key)
+            return ledger.count == 3 && ledger.first?["state"] as? String == "dead"
+        }
+        let device = try cluster.call("GET", "/v1/recipients/ann/devices/hook", key: key).json as? [String: Any]
+        #expect(device?["enabled"] as? Bool == false && (device?["disabledReason"] as? String)?.contains("410") == true, "\(String(describing: device))")
+        try Self.notify(cluster, key: key, "n4")
+        try await Task.sleep(for: .seconds(1))
+        #expect(try Self.deliveries(cluster, key: key).count == 3, "a turned-off device gets nothing")
+        await receiver.stop()
+        await cluster.stop()
+    }
+}
