@@ -29,6 +29,11 @@ public struct ServerCommand: Equatable {
         case keys
         case issueKey(name: String, scopes: [String])
         case revokeKey(String)
+        /// The ledger of a recipient's deliveries to their devices.
+        case deliveries(recipient: String)
+        case replay(String)
+        /// `settings` shows; with `allowList`, replaces the webhooks' allow list (`[]` for `--no-allow`).
+        case settings(allowList: [String]?)
     }
 
     /// What `recipient <id>` changes; all `nil` (and `quietHours` `nil`) only shows.
@@ -73,6 +78,12 @@ public struct ServerCommand: Equatable {
           recipient <id>                      Show a recipient: time zone, language, quiet hours.
           recipient <id> [--time-zone <zone>] [--locale <tag>] [--quiet <period>]... [--no-quiet]
                                               Create the recipient or change what is given.
+          deliveries --recipient <id>         The ledger of deliveries to the recipient's devices (webhooks),
+                                              newest first: state, attempts, the last answer.
+          replay <delivery id>                Send a finished delivery again (same webhook-id).
+          settings [--allow <network>]... [--no-allow]
+                                              Show the tenant's settings, or replace the networks its webhooks
+                                              may reach although they are not public (127.0.0.1, 10.0.0.0/8).
           keys                                List the tenant's API keys.
           keys add <name> --scope <scope>...  Issue a key (publish, read, admin); its secret is printed once.
           keys revoke <key id>                Revoke a key at once.
@@ -91,6 +102,8 @@ public struct ServerCommand: Equatable {
                                     (repeatable; replaces the recipient's periods).
           --no-quiet                recipient: no quiet hours.
           --scope <scope>           keys add: publish, read or admin (repeatable, or comma-separated).
+          --allow <network>         settings: a network webhooks may reach (repeatable; replaces the list).
+          --no-allow                settings: webhooks reach public addresses only.
           --all                     remove: every pending notification of the recipient's app.
           --json                    Print JSON for scripts.
           -h, --help                Show this help.
@@ -135,7 +148,7 @@ public struct ServerCommand: Equatable {
                 rest.append(argument)
             }
         }
-        guard let first = rest.first else { throw UsageError("name an action: status, add, pending, delivered, remove, responses, recipient, keys", command: name) }
+        guard let first = rest.first else { throw UsageError("name an action: status, add, pending, delivered, remove, responses, recipient, deliveries, replay, settings, keys", command: name) }
         let action = try parse(action: first, Array(rest.dropFirst()))
         return ServerCommand(action: action, url: url, keyFile: keyFile, json: json)
     }
@@ -147,7 +160,29 @@ public struct ServerCommand: Equatable {
             if let (option, _) = try reader.nextOption() { throw UsageError("unknown option '\(option)'", command: name) }
             return .status
         case "add": return try parseAdd(arguments)
-        case "pending", "delivered", "responses":
+        case "replay":
+            var reader = ArgumentReader(arguments, command: name)
+            guard let next = try reader.nextArgument(), let identifier = next.positional, !identifier.isEmpty else {
+                throw UsageError("replay needs the delivery's id (chime server deliveries lists them)", command: name)
+            }
+            if let extra = try reader.nextArgument() {
+                throw UsageError("unexpected argument '\(extra.positional ?? extra.option?.name ?? "")'", command: name)
+            }
+            return .replay(identifier)
+        case "settings":
+            var reader = ArgumentReader(arguments, command: name)
+            var networks: [String] = []
+            var none = false
+            while let (option, inline) = try reader.nextOption() {
+                switch option {
+                case "--allow": networks.append(try reader.nonEmptyValue(for: option, inline: inline))
+                case "--no-allow": none = true
+                default: throw UsageError("unknown option '\(option)'", command: name)
+                }
+            }
+            if none && !networks.isEmpty { throw UsageError("give --allow networks or --no-allow, not both", command: name) }
+            return .settings(allowList: none ? [] : networks.isEmpty ? nil : networks)
+        case "pending", "delivered", "responses", "deliveries":
             var reader = ArgumentReader(arguments, command: name, shortOptions: shortOptions)
             var recipient: String?
             var app: String?
@@ -160,12 +195,16 @@ public struct ServerCommand: Equatable {
             }
             guard let recipient else { throw UsageError("\(action) needs --recipient", command: name) }
             if action == "responses" { return .responses(recipient: recipient, app: app) }
+            if action == "deliveries" {
+                if app != nil { throw UsageError("deliveries takes no --app", command: name) }
+                return .deliveries(recipient: recipient)
+            }
             return .list(action == "pending" ? .pending : .delivered, recipient: recipient, app: app)
         case "remove": return try parseRemove(arguments)
         case "recipient": return try parseRecipient(arguments)
         case "keys": return try parseKeys(arguments)
         default:
-            throw UsageError("unknown action '\(action)'; the actions are status, add, pending, delivered, remove, responses, recipient, keys", command: name)
+            throw UsageError("unknown action '\(action)'; the actions are status, add, pending, delivered, remove, responses, recipient, deliveries, replay, settings, keys", command: name)
         }
     }
 

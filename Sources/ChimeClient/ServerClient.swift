@@ -69,6 +69,27 @@ public final class ServerClient: Sendable {
         try await call(.get, Self.path("recipients", recipient, "responses"), query: Self.pageQuery(app: app, cursor: cursor, limit: limit))
     }
 
+    // MARK: Deliveries beyond the machine
+
+    /// One page of the ledger of the recipient's deliveries to their devices, newest first.
+    public func deliveriesPage(recipient: String, cursor: String? = nil, limit: Int = Page<DeliveryItem>.defaultLimit) async throws -> Page<DeliveryItem> {
+        try await call(.get, Self.path("recipients", recipient, "deliveries"), query: Self.pageQuery(app: nil, cursor: cursor, limit: limit))
+    }
+
+    /// Sends a finished delivery again from its first attempt.
+    public func replayDelivery(_ identifier: String) async throws {
+        let _: Empty? = try await call(.post, Self.path("deliveries", identifier, "replay"), idempotent: true)
+    }
+
+    public func settings() async throws -> TenantSettingsBody {
+        try await call(.get, "/v1/settings")
+    }
+
+    @discardableResult
+    public func saveSettings(_ settings: TenantSettingsBody) async throws -> TenantSettingsBody {
+        try await call(.put, "/v1/settings", body: settings)
+    }
+
     // MARK: Recipients
 
     public func recipient(_ identifier: String) async throws -> RecipientProfileBody {

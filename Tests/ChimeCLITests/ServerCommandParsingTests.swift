@@ -85,6 +85,19 @@ struct ServerCommandParsingTests {
         #expect(refusal(["keys", "rotate"])?.hasPrefix("unknown keys action 'rotate'") == true)
     }
 
+    @Test func deliveriesReplayAndSettings() throws {
+        #expect(try parse(["deliveries", "-r", "ann"]).action == .deliveries(recipient: "ann"))
+        #expect(refusal(["deliveries"]) == "deliveries needs --recipient")
+        #expect(refusal(["deliveries", "-r", "ann", "-a", "chat"]) == "deliveries takes no --app")
+        #expect(try parse(["replay", "42"]).action == .replay("42"))
+        #expect(refusal(["replay"])?.hasPrefix("replay needs the delivery's id") == true)
+        #expect(refusal(["replay", "1", "2"]) == "unexpected argument '2'")
+        #expect(try parse(["settings"]).action == .settings(allowList: nil))
+        #expect(try parse(["settings", "--allow", "127.0.0.1", "--allow=10.0.0.0/8"]).action == .settings(allowList: ["127.0.0.1", "10.0.0.0/8"]))
+        #expect(try parse(["settings", "--no-allow"]).action == .settings(allowList: []))
+        #expect(refusal(["settings", "--no-allow", "--allow", "::1"]) == "give --allow networks or --no-allow, not both")
+    }
+
     @Test func anActionIsNeededAndKnown() {
         #expect(refusal([])?.hasPrefix("name an action") == true)
         #expect(refusal(["--json"])?.hasPrefix("name an action") == true)

@@ -148,6 +148,26 @@ struct ServerCommandLineTests {
         await cluster.stop()
     }
 
+    /// The webhooks' allow list is shown and replaced as networks in canonical form; the ledger and replay
+    /// say plainly when there is nothing.
+    @Test func settingsDeliveriesAndReplay() async throws {
+        let cluster = try await ServerModeCluster.start(nodes: 1)
+        let key = try await cluster.tenant("settings")
+        #expect(await chime(["settings"], cluster, key: key).standardOutput == "Webhooks may also reach: public addresses only\n")
+        let saved = await chime(["settings", "--allow", "127.0.0.1", "--allow", "fd00::/8"], cluster, key: key)
+        #expect(saved.standardOutput == "Webhooks may also reach: 127.0.0.1/32, fd00::/8\n", "\(saved)")
+        #expect((try cluster.call("GET", "/v1/settings", key: key).json as? [String: Any])?["outboundAllowList"] as? [String] == ["127.0.0.1/32", "fd00::/8"])
+        let bad = await chime(["settings", "--allow", "10.0.0.0/33"], cluster, key: key)
+        #expect(bad.exitCode == .failure && bad.standardError.contains("a network is an address or CIDR"), "\(bad)")
+        #expect(await chime(["settings", "--no-allow", "--json"], cluster, key: key).standardOutput.contains(#""outboundAllowList" : ["#))
+
+        #expect(await chime(["recipient", "ann", "--time-zone", "UTC", "--locale", "en"], cluster, key: key).exitCode == .success)
+        #expect(await chime(["deliveries", "-r", "ann"], cluster, key: key).standardOutput == "No deliveries.\n")
+        let replay = await chime(["replay", "12345"], cluster, key: key)
+        #expect(replay.exitCode == .failure && replay.standardError.contains("no finished delivery"), "\(replay)")
+        await cluster.stop()
+    }
+
     /// The key comes from the environment or a file only its owner reads; without a node or a key the
     /// command says what to give, and a node that is not there is said to be so.
     @Test func credentialsComeFromTheEnvironmentOrAPrivateFile() async throws {

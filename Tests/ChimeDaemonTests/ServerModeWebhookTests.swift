@@ -1,3 +1,5 @@
+import ChimeCLI
+import ChimePostgres
 import ChimeTestSupport
 import Foundation
 import Testing
@@ -71,6 +73,14 @@ struct ServerModeWebhookTests {
         #expect(data?["recipient"] as? String == "ann" && data?["app"] as? String == "chat")
         #expect(((data?["notification"] as? [String: Any])?["request"] as? [String: Any])?["identifier"] as? String == "n2")
 
+        // The command line shows the same ledger.
+        let ledger = await ChimeMain.run(
+            ["server", "deliveries", "-r", "ann"], now: Date(), currentTimeZone: .gmt,
+            environment: ["CHIME_SERVER_URL": "http://127.0.0.1:\(cluster.ports[0])", "CHIME_API_KEY": key])
+        let lines = ledger.standardOutput.split(separator: "\n")
+        #expect(lines.count == 3 && lines[0].hasPrefix("ID  DATE") && lines.dropFirst().allSatisfy { $0.contains("  hook    chat") }, "\(ledger)")
+        #expect(lines.dropFirst().allSatisfy { $0.hasSuffix("accepted (1) 204") }, "\(ledger.standardOutput)")
+
         // Another tenant reaches none of it.
         let other = try await cluster.tenant("other")
         #expect(try cluster.call("GET", "/v1/recipients/ann/deliveries", key: other).status == 404)
@@ -112,6 +122,11 @@ struct ServerModeWebhookTests {
         try Self.notify(cluster, key: key, "n4")
         try await Task.sleep(for: .seconds(1))
         #expect(try Self.deliveries(cluster, key: key).count == 3, "a turned-off device gets nothing")
+
+        // Retention forgets finished deliveries with the tenant's delivered notifications.
+        try await cluster.database.transaction { db in try db.execute("UPDATE tenant SET retention_seconds = 0") }
+        _ = try await PostgresRetention(database: cluster.database).sweep(now: Date().addingTimeInterval(1))
+        #expect(try await cluster.value("SELECT count(*) FROM delivery") == 0)
         await receiver.stop()
         await cluster.stop()
     }

@@ -46,6 +46,22 @@ struct ServerRunner {
         case .recipient(let identifier, let change):
             let profile = change.isEmpty ? try await client.recipient(identifier) : try await save(change, of: identifier)
             return json ? Output.json(profile) : Self.describe(profile, identifier)
+        case .deliveries(let recipient):
+            try await printDeliveries(recipient: recipient)
+            return ""
+        case .replay(let identifier):
+            try await client.replayDelivery(identifier)
+            return json ? Output.json(ServerReplayedOutput(id: identifier)) : localized("server.replayed", Output.shown(identifier)) + "\n"
+        case .settings(let allowList):
+            let settings: TenantSettingsBody
+            if let allowList {
+                settings = try await client.saveSettings(TenantSettingsBody(outboundAllowList: allowList))
+            } else {
+                settings = try await client.settings()
+            }
+            if json { return Output.json(settings) }
+            let networks = settings.outboundAllowList.isEmpty ? localized("server.allowNone") : settings.outboundAllowList.map(Output.shown).joined(separator: ", ")
+            return localized("server.allowList", networks) + "\n"
         case .keys:
             let keys = try await client.keys()
             if json { return Output.json(keys) }
@@ -144,6 +160,28 @@ struct ServerRunner {
         printer.end()
     }
 
+    private func printDeliveries(recipient: String) async throws {
+        let printer = ListPrinter(
+            json: json,
+            header: [localized("column.id"), localized("column.date"), localized("column.device"), localized("column.app"), localized("column.notification"),
+                localized("column.state")],
+            empty: localized("server.noDeliveries") + "\n", style: style, write: write)
+        var cursor: String?
+        repeat {
+            let page = try await client.deliveriesPage(recipient: recipient, cursor: cursor, limit: Self.pageSize)
+            printer.page(
+                json: page.items,
+                rows: page.items.map { item in
+                    var state = "\(item.state) (\(item.attempts))"
+                    if let status = item.lastStatus { state += " \(status)" }
+                    if let error = item.lastError { state += ": \(error)" }
+                    return [item.id, iso(item.created), item.device, item.app, item.notification, state]
+                })
+            cursor = page.next
+        } while cursor != nil
+        printer.end()
+    }
+
     /// A recipient's profile for a person: zone, language, and each quiet period.
     static func describe(_ profile: RecipientProfileBody, _ identifier: String) -> String {
         var lines = [
@@ -180,6 +218,11 @@ struct ServerRemovedOutput: Encodable {
     var recipient: String
     var app: String
     var removed: Int
+}
+
+struct ServerReplayedOutput: Encodable {
+    var id: String
+    var queued = true
 }
 
 struct ServerRevokedOutput: Encodable {

@@ -1,7 +1,7 @@
 public import Foundation
 
-/// Forgets what is older than each tenant keeps: delivered notifications, responses and events past the tenant's
-/// `retention_seconds`, idempotency keys after a day. Singleton work: of several nodes sweeping at once,
+/// Forgets what is older than each tenant keeps: delivered notifications, responses, events and finished
+/// deliveries past the tenant's `retention_seconds`, idempotency keys after a day. Singleton work: of several nodes sweeping at once,
 /// only the one holding the advisory lock sweeps; the others skip the round.
 public struct PostgresRetention: Sendable {
     let database: PostgresDatabase
@@ -34,6 +34,11 @@ public struct PostgresRetention: Sendable {
             DELETE FROM event WHERE ctid = ANY(ARRAY(
                 SELECT e.ctid FROM event e JOIN tenant t USING (tenant)
                 WHERE e.created < $1 - t.retention_seconds LIMIT \(Self.rowsPerStatement)))
+            """,
+            """
+            DELETE FROM delivery WHERE ctid = ANY(ARRAY(
+                SELECT d.ctid FROM delivery d JOIN tenant t USING (tenant)
+                WHERE d.state IN ('accepted', 'dead') AND d.updated < $1 - t.retention_seconds LIMIT \(Self.rowsPerStatement)))
             """,
             "DELETE FROM idempotency WHERE ctid = ANY(ARRAY(SELECT ctid FROM idempotency WHERE created < $1 - \(Self.idempotencyWindow) LIMIT \(Self.rowsPerStatement)))",
         ]
