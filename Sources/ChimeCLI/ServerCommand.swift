@@ -110,47 +110,57 @@ public struct ServerCommand: Equatable {
 
         """
 
-    /// The options every action takes, read before the action's own.
+    /// The short forms of the recipient and app options.
     static let shortOptions = ["-r": "--recipient", "-a": "--app"]
+
+    /// The actions, as a usage error lists them.
+    static let actions = "status, add, pending, delivered, remove, responses, recipient, deliveries, replay, settings, keys"
 
     static func parse(_ arguments: [String]) throws(UsageError) -> ServerCommand {
         // The common options may stand anywhere; the rest is the action's.
-        var url: String?
-        var keyFile: String?
-        var json = false
+        let (values, flags, rest) = try extract(["--url", "--key-file"], flags: ["--json"], from: arguments)
+        guard let first = rest.first else { throw UsageError("name an action: \(actions)", command: name) }
+        let action = try parse(action: first, Array(rest.dropFirst()))
+        return ServerCommand(action: action, url: values["--url"], keyFile: values["--key-file"], json: flags.contains("--json"))
+    }
+
+    /// Takes the options named in `valued` (with a value: `--url x` or `--url=x`; a short form as `-r x`) and
+    /// in `flags` (without one) out of `arguments`, up to a `--`; the rest stays as it was, in order.
+    static func extract(_ valued: Set<String>, flags: Set<String> = [], from arguments: [String]) throws(UsageError)
+        -> (values: [String: String], flags: Set<String>, rest: [String])
+    {
+        var values: [String: String] = [:]
+        var found: Set<String> = []
         var rest: [String] = []
-        var afterSeparator = false
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
             index += 1
-            if afterSeparator || argument == "--" {
-                afterSeparator = true
+            if argument == "--" {
+                rest += arguments[(index - 1)...]
+                break
+            }
+            let (option, inline) = argument.split(separator: "=", maxSplits: 1).map(String.init).splitOption
+            if flags.contains(argument) {
+                found.insert(argument)
+                continue
+            }
+            guard valued.contains(option), inline == nil || option.hasPrefix("--") else {
                 rest.append(argument)
                 continue
             }
-            let (option, inline) = argument.split(separator: "=", maxSplits: 1).map(String.init).splitOption
-            switch option {
-            case "--url", "--key-file":
-                let value: String
-                if let inline {
-                    value = inline
-                } else {
-                    guard index < arguments.endIndex else { throw UsageError("missing value for '\(option)'", command: name) }
-                    value = arguments[index]
-                    index += 1
-                }
-                guard !value.isEmpty else { throw UsageError("\(option) must not be empty", command: name) }
-                if option == "--url" { url = value } else { keyFile = value }
-            case "--json" where inline == nil:
-                json = true
-            default:
-                rest.append(argument)
+            let value: String
+            if let inline {
+                value = inline
+            } else {
+                guard index < arguments.endIndex else { throw UsageError("missing value for '\(option)'", command: name) }
+                value = arguments[index]
+                index += 1
             }
+            guard !value.isEmpty else { throw UsageError("\(option) must not be empty", command: name) }
+            values[option] = value
         }
-        guard let first = rest.first else { throw UsageError("name an action: status, add, pending, delivered, remove, responses, recipient, deliveries, replay, settings, keys", command: name) }
-        let action = try parse(action: first, Array(rest.dropFirst()))
-        return ServerCommand(action: action, url: url, keyFile: keyFile, json: json)
+        return (values, found, rest)
     }
 
     private static func parse(action: String, _ arguments: [String]) throws(UsageError) -> Action {
@@ -204,35 +214,15 @@ public struct ServerCommand: Equatable {
         case "recipient": return try parseRecipient(arguments)
         case "keys": return try parseKeys(arguments)
         default:
-            throw UsageError("unknown action '\(action)'; the actions are status, add, pending, delivered, remove, responses, recipient, deliveries, replay, settings, keys", command: name)
+            throw UsageError("unknown action '\(action)'; the actions are \(actions)", command: name)
         }
     }
 
     /// `add`: the server's own options are taken out, and the rest is `chime add`'s command line.
     private static func parseAdd(_ arguments: [String]) throws(UsageError) -> Action {
-        var recipient: String?
-        var idempotencyKey: String?
-        var forAdd: [String] = []
-        var index = arguments.startIndex
-        while index < arguments.endIndex {
-            let argument = arguments[index]
-            index += 1
-            let (option, inline) = argument.split(separator: "=", maxSplits: 1).map(String.init).splitOption
-            guard option == "--recipient" || option == "-r" || option == "--idempotency-key", !forAdd.contains("--") else {
-                forAdd.append(argument)
-                continue
-            }
-            let value: String
-            if let inline, option.hasPrefix("--") {
-                value = inline
-            } else {
-                guard index < arguments.endIndex else { throw UsageError("missing value for '\(option)'", command: name) }
-                value = arguments[index]
-                index += 1
-            }
-            guard !value.isEmpty else { throw UsageError("\(option) must not be empty", command: name) }
-            if option == "--idempotency-key" { idempotencyKey = value } else { recipient = value }
-        }
+        let (values, _, forAdd) = try extract(["--recipient", "-r", "--idempotency-key"], from: arguments)
+        let recipient = values["--recipient"] ?? values["-r"]
+        let idempotencyKey = values["--idempotency-key"]
         guard let recipient else { throw UsageError("add needs --recipient", command: name) }
         let add: AddCommand
         do {
