@@ -1,3 +1,4 @@
+import ChimeAPI
 public import ChimeDelivery
 public import ChimeEngine
 public import ChimePostgres
@@ -7,7 +8,8 @@ public import Foundation
 /// the Standard Webhooks specification says with the device's secrets, sends it (`WebhookSender`, held to
 /// the tenant's allow list), and records the outcome: accepted on a `2xx`; on anything else tried again
 /// on `schedule` (with ±10% jitter, and never sooner than a `Retry-After`), dead after its last attempt, at
-/// once when the URL may not be called, or on `410 Gone`, which also turns the device off.
+/// once when the URL may not be called, or on `410 Gone`, which also turns the device off. Each outcome is
+/// also a `delivery` event on the tenant's stream (`GET /v1/events`).
 public struct WebhookDelivery: Sendable {
     public struct Configuration: Sendable {
         /// The pause before each retry: the Standard Webhooks specification's example schedule, about three
@@ -55,7 +57,10 @@ public struct WebhookDelivery: Sendable {
                 group.addTask {
                     let result = await self.attempt(delivery)
                     do {
-                        if try await !self.deliveries.finish(delivery, result, now: Date()) {
+                        let recorded = try await self.deliveries.finish(delivery, result, now: Date()) { record in
+                            Array(try WireFormat.encoder().encode(TenantService.item(record)))
+                        }
+                        if !recorded {
                             self.log.warning("webhooks: delivery \(delivery.id) was taken over before its attempt \(delivery.attempts) ended")
                         }
                     } catch {

@@ -58,6 +58,9 @@ struct ServerModeWebhookTests {
             Issue.record("\(try Self.deliveries(cluster, key: key)) \(cluster.nodes[0].errors.lines.suffix(10))")
             throw error
         }
+        let stream = try RawHTTPConnection(loopbackPort: cluster.ports[0])
+        stream.request(
+            "GET", "/v1/events", token: key, host: "127.0.0.1", extraHeaders: ["Last-Event-ID: \(try await cluster.value("SELECT max(sequence) FROM event"))"])
         try Self.notify(cluster, key: key, "n2")
         try await eventually("n2 is accepted") {
             let ledger = try Self.deliveries(cluster, key: key)
@@ -72,6 +75,13 @@ struct ServerModeWebhookTests {
         let data = payload["data"] as? [String: Any]
         #expect(data?["recipient"] as? String == "ann" && data?["app"] as? String == "chat")
         #expect(((data?["notification"] as? [String: Any])?["request"] as? [String: Any])?["identifier"] as? String == "n2")
+
+        // The tenant's stream had the delivery and then its webhook's outcome.
+        let streamed = String(decoding: stream.read(for: 1), as: UTF8.self)
+        let delivered = try #require(streamed.range(of: "event: delivered"), "\(streamed.prefix(800))")
+        let outcome = try #require(streamed.range(of: "event: delivery\ndata: "), "\(streamed.prefix(800))")
+        #expect(delivered.lowerBound < outcome.lowerBound)
+        #expect(streamed[outcome.upperBound...].prefix { $0 != "\n" }.contains(#""state":"accepted""#), "\(streamed.prefix(800))")
 
         // The command line shows the same ledger.
         let ledger = await ChimeMain.run(

@@ -140,10 +140,13 @@ public struct PostgresDeliveries: Sendable {
         }
     }
 
-    /// Records what became of the claimed attempt; `false` when the claim was lost (its lease ran out and
-    /// another node took the delivery), and nothing was written.
+    /// Records what became of the claimed attempt, and appends a `delivery` event (its body made by
+    /// `event` from the ledger's row as it now is) to the tenant's stream; `false` when the claim was lost
+    /// (its lease ran out and another node took the delivery), and nothing was written.
     @discardableResult
-    public func finish(_ delivery: ClaimedDelivery, _ result: DeliveryResult, now: Date) async throws -> Bool {
+    public func finish(_ delivery: ClaimedDelivery, _ result: DeliveryResult, now: Date, event: (@Sendable (DeliveryRecord) throws -> [UInt8])? = nil)
+        async throws -> Bool
+    {
         let (state, next, status, error): (String, Date?, Int?, String?) =
             switch result {
             case .accepted(let status): ("accepted", nil, status, nil)
@@ -154,41 +157,48 @@ public struct PostgresDeliveries: Sendable {
             let rows = try db.query(
                 """
                 UPDATE delivery SET state = $3, next_attempt = $4, lease_until = NULL, last_status = $5, last_error = $6, updated = $7
-                WHERE id = $1 AND state = 'sending' AND attempts = $2 RETURNING 1
+                WHERE id = $1 AND state = 'sending' AND attempts = $2
+                RETURNING \(Self.recordColumns)
                 """,
                 [
                     .integer(delivery.id), .integer(Int64(delivery.attempts)), .text(state), .date(next), status.map { .integer(Int64($0)) } ?? .null,
                     error.map(PostgresValue.text) ?? .null, .date(now),
                 ])
-            guard !rows.isEmpty else { return false }
+            guard let row = rows.first else { return false }
             if case .dead(_, _, let reason?) = result {
                 try db.query(
                     "UPDATE device SET enabled = false, disabled_reason = $4, disabled = $5 WHERE tenant = $1 AND recipient = $2 AND device_id = $3",
                     [.text(delivery.tenant), .text(delivery.recipient), .text(delivery.deviceID), .text(reason), .date(now)])
             }
+            if let event {
+                let body = try event(try Self.record(row))
+                try PostgresEventLog.append([StoredEvent(kind: "delivery", tenant: delivery.tenant, recipient: delivery.recipient, readable: now, body: body)], in: db)
+            }
             return true
         }
+    }
+
+    static let recordColumns =
+        "id, recipient, device_id, channel, app_id, notification_id, state, attempts, next_attempt, last_status, last_error, created, updated"
+
+    static func record(_ row: [PostgresValue]) throws -> DeliveryRecord {
+        guard let id = row[0].integer, let recipient = row[1].text, let device = row[2].text, let channel = row[3].text, let app = row[4].text,
+            let notification = row[5].text, let state = row[6].text, let attempts = row[7].integer, let created = row[11].date, let updated = row[12].date
+        else { throw PostgresError.unexpectedResult("a delivery row") }
+        return DeliveryRecord(
+            id: id, recipient: recipient, deviceID: device, channel: channel, appIdentifier: app, notificationIdentifier: notification, state: state,
+            attempts: Int(attempts), nextAttempt: row[8].date, lastStatus: row[9].integer.map(Int.init), lastError: row[10].text, created: created,
+            updated: updated)
     }
 
     /// A recipient's deliveries, newest first, after `before` (an id) when given.
     public func list(tenant: String, recipient: String, before: Int64?, limit: Int) async throws -> [DeliveryRecord] {
         let rows = try await database.read { db in
             try db.query(
-                """
-                SELECT id, recipient, device_id, channel, app_id, notification_id, state, attempts, next_attempt, last_status, last_error, created, updated
-                FROM delivery WHERE tenant = $1 AND recipient = $2 AND id < $3 ORDER BY id DESC LIMIT $4
-                """,
+                "SELECT \(Self.recordColumns) FROM delivery WHERE tenant = $1 AND recipient = $2 AND id < $3 ORDER BY id DESC LIMIT $4",
                 [.text(tenant), .text(recipient), .integer(before ?? .max), .integer(Int64(limit))])
         }
-        return try rows.map { row in
-            guard let id = row[0].integer, let recipient = row[1].text, let device = row[2].text, let channel = row[3].text, let app = row[4].text,
-                let notification = row[5].text, let state = row[6].text, let attempts = row[7].integer, let created = row[11].date, let updated = row[12].date
-            else { throw PostgresError.unexpectedResult("a delivery row") }
-            return DeliveryRecord(
-                id: id, recipient: recipient, deviceID: device, channel: channel, appIdentifier: app, notificationIdentifier: notification, state: state,
-                attempts: Int(attempts), nextAttempt: row[8].date, lastStatus: row[9].integer.map(Int.init), lastError: row[10].text, created: created,
-                updated: updated)
-        }
+        return try rows.map(Self.record)
     }
 
     public func count(tenant: String, recipient: String) async throws -> Int {
