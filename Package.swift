@@ -98,7 +98,7 @@ let package = Package(
         // Server mode: many tenants and recipients on PostgreSQL, served by several chimed nodes.
         .target(
             name: "ChimeServerMode", dependencies: ["ChimeServer", "ChimePostgres", "ChimeDelivery", "ChimeCrypto", "ChimeAPI", "ChimeEngine", "ChimeCore"]),
-        .target(name: "ChimeDaemon", dependencies: ["ChimeServerMode", "ChimePostgres", "ChimeServer", "ChimeAPI", "ChimeDesktop", "ChimeSQLite", "ChimeEngine", "ChimeCore"]),
+        .target(name: "ChimeDaemon", dependencies: ["ChimeServerMode", "ChimeDelivery", "ChimePostgres", "ChimeServer", "ChimeAPI", "ChimeDesktop", "ChimeSQLite", "ChimeEngine", "ChimeCore"]),
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
 
         // The `chime` command line: parsing and commands as a library so tests reach them.

@@ -83,7 +83,7 @@ public struct ServerCommand: Equatable {
           replay <delivery id>                Send a finished delivery again (same webhook-id).
           settings [--allow <network>]... [--no-allow]
                                               Show the tenant's settings, or replace the networks its webhooks
-                                              may reach although they are not public (127.0.0.1, 10.0.0.0/8).
+                                              may reach although they are private (10.0.0.0/8, fd00::/8).
           keys                                List the tenant's API keys.
           keys add <name> --scope <scope>...  Issue a key (publish, read, admin); its secret is printed once.
           keys revoke <key id>                Revoke a key at once.
@@ -94,7 +94,8 @@ public struct ServerCommand: Equatable {
           -r, --recipient <id>      The recipient (the tenant's own identifier for the user).
           -a, --app <id>            The app.
           --idempotency-key <key>   add: sending the same add again with this key (after a lost answer)
-                                    adds nothing and answers as the first time.
+                                    adds nothing and answers as the first time; the key is then also the
+                                    request's identifier unless --id gives one.
           --time-zone <zone>        recipient: an IANA zone (Asia/Seoul); floating triggers follow it.
           --locale <tag>            recipient: a language tag (ko-KR) for deferred localization.
           --quiet <period>          recipient: a quiet-hours period in the recipient's zone, such as
@@ -140,7 +141,7 @@ public struct ServerCommand: Equatable {
                 rest += arguments[(index - 1)...]
                 break
             }
-            let (option, inline) = argument.split(separator: "=", maxSplits: 1).map(String.init).splitOption
+            let (option, inline) = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init).splitOption
             if flags.contains(argument) {
                 found.insert(argument)
                 continue
@@ -153,7 +154,7 @@ public struct ServerCommand: Equatable {
             if let inline {
                 value = inline
             } else {
-                guard index < arguments.endIndex else { throw UsageError("missing value for '\(option)'", command: name) }
+                guard index < arguments.endIndex, !arguments[index].hasPrefix("--") else { throw UsageError("missing value for '\(option)'", command: name) }
                 value = arguments[index]
                 index += 1
             }

@@ -1,4 +1,5 @@
 public import ChimeAPI
+import ChimeDelivery
 public import Foundation
 
 /// Which presenter the daemon uses.
@@ -41,6 +42,8 @@ public struct DaemonConfiguration: Sendable {
     public var nodeName: String?
     /// Server mode: the pauses before each retry of a webhook (`--webhook-retries`); `nil` for the default.
     public var webhookRetries: [TimeInterval]?
+    /// Server mode: networks every tenant's webhooks may reach although they are not public (`--webhook-allow`).
+    public var webhookAllowed: [String] = []
 
     public init(paths: DaemonPaths) {
         self.paths = paths
@@ -92,7 +95,7 @@ public enum DaemonCommand: Sendable {
                       [--presentation-timeout <seconds>] [--http <address>|none] [--http-allow-remote]
                       [--max-connections <n>] [--idle-timeout <seconds>] [--verbose]
                chimed --server --database <conninfo> [--http <address>] [--http-allow-remote] [--node <name>]
-                      [--webhook-retries <seconds,…>]
+                      [--webhook-allow <network>]... [--webhook-retries <seconds,…>]
                chimed --database <conninfo> --create-tenant <id> [--name <name>]
                chimed --paths
                chimed --help
@@ -129,6 +132,10 @@ public enum DaemonCommand: Sendable {
           --database <conninfo>    The PostgreSQL database of server mode: a libpq connection string
                                    ("host=/run/postgresql dbname=chime") or URL (postgresql://…).
           --node <name>            This node's name in logs and /v1/status (default: host name and pid).
+          --webhook-allow <network>
+                                   Let every tenant's webhooks reach this network although it is not public
+                                   (repeatable): loopback or link-local for receivers beside the node. A
+                                   tenant can open only private networks itself (PUT /v1/settings).
           --webhook-retries <seconds,…>
                                    The pauses before each retry of a webhook that was not accepted
                                    (default: 5,300,1800,7200,18000,36000,50400,72000,86400, the Standard
@@ -164,11 +171,17 @@ public enum DaemonCommand: Sendable {
             case "--node": configuration.nodeName = try value(argument)
             case "--webhook-retries":
                 let given = try value(argument)
-                let pauses = given.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                let pauses = given.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
                 guard !given.isEmpty, pauses.count <= 20, pauses.allSatisfy({ $0.map { $0 > 0 && $0 <= 7 * 86_400 } ?? false }) else {
                     throw UsageError(description: "--webhook-retries must be up to 20 pauses in seconds, such as 5,300,1800, not '\(given)'")
                 }
                 configuration.webhookRetries = pauses.compactMap(\.self)
+            case "--webhook-allow":
+                let given = try value(argument)
+                guard IPNetwork(given) != nil else {
+                    throw UsageError(description: "--webhook-allow must be an address or a network such as 127.0.0.1 or 10.0.0.0/8, not '\(given)'")
+                }
+                configuration.webhookAllowed.append(given)
             case "--create-tenant": createTenant = try value(argument)
             case "--name": tenantName = try value(argument)
             case "-h", "--help": return .help

@@ -1,4 +1,5 @@
 import ChimeAPI
+import ChimeDelivery
 import ChimePostgres
 import ChimeServer
 import ChimeServerMode
@@ -19,6 +20,7 @@ enum ServerModeMain {
         let name = configuration.nodeName ?? "\(ProcessInfo.processInfo.hostName)/\(getpid())"
         var nodeConfiguration = ServerNode.Configuration(name: name)
         if let retries = configuration.webhookRetries { nodeConfiguration.webhooks.schedule = retries }
+        nodeConfiguration.webhooks.operatorAllowed = configuration.webhookAllowed.compactMap(IPNetwork.init)
         let node = ServerNode(database: database, configuration: nodeConfiguration, log: log)
 
         if !http.isLoopback {

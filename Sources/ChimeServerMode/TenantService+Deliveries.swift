@@ -47,6 +47,11 @@ extension TenantService {
             guard let network = IPNetwork(text) else {
                 throw APIError(.invalidParameters, field: "outboundAllowList.\(index)", "a network is an address or CIDR (10.0.0.0/8, fd00::/8)")
             }
+            guard OutboundAddressPolicy.tenantMayOpen(network) else {
+                throw APIError(
+                    .invalidParameters, field: "outboundAllowList.\(index)",
+                    "a tenant may open private networks only (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10, fc00::/7); loopback, link-local and the rest only the node's operator can (chimed --webhook-allow)")
+            }
             networks.append(network.description)
         }
         try await PostgresDeliveries(database: database).setAllowList(tenant: key.tenant, networks)

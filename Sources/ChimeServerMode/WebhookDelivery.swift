@@ -21,6 +21,8 @@ public struct WebhookDelivery: Sendable {
         public var batchSize = 32
         /// The pause when nothing is due.
         public var idlePoll: Duration = .milliseconds(250)
+        /// Networks the node's operator opened for every tenant (`chimed --webhook-allow`), loopback included.
+        public var operatorAllowed: [IPNetwork] = []
         public var sender = WebhookSender()
 
         public init() {}
@@ -77,7 +79,7 @@ public struct WebhookDelivery: Sendable {
         guard let url = delivery.url else { return .dead(status: nil, error: "the device was removed or turned off") }
         let secrets = delivery.secrets.compactMap(WebhookSecret.init)
         guard !secrets.isEmpty else { return .dead(status: nil, error: "the device has no signing secret") }
-        let policy = OutboundAddressPolicy(allowed: delivery.allowList.compactMap(IPNetwork.init))
+        let policy = OutboundAddressPolicy(allowed: delivery.allowList.compactMap(IPNetwork.init), operatorAllowed: configuration.operatorAllowed)
         let signature = WebhookSignature(
             id: "msg_\(delivery.id)", timestamp: Int64(Date().timeIntervalSince1970), body: delivery.body, secrets: secrets)
         let outcome = await configuration.sender.send(delivery.body, headers: signature.headers, to: url, policy: policy)
@@ -90,7 +92,9 @@ public struct WebhookDelivery: Sendable {
         func retry(_ status: Int?, _ error: String, notBefore: Int? = nil) -> DeliveryResult {
             guard attempt <= schedule.count else { return .dead(status: status, error: error + " (after \(attempt) attempts)") }
             let pause = schedule[attempt - 1] * Double.random(in: 0.9...1.1, using: &generator)
-            return .retry(at: now.addingTimeInterval(max(pause, TimeInterval(notBefore ?? 0))), status: status, error: error)
+            // A Retry-After is honoured up to the schedule's longest pause, so no receiver parks a delivery forever.
+            let asked = min(TimeInterval(notBefore ?? 0), schedule.max() ?? 0)
+            return .retry(at: now.addingTimeInterval(max(pause, asked)), status: status, error: error)
         }
         switch outcome {
         case .accepted(let status): return .accepted(status: status)

@@ -22,12 +22,25 @@ struct OutboundAddressPolicyTests {
         #expect((OutboundAddressPolicy().refusal(address) == nil) == allowed, "\(text)")
     }
 
-    @Test func theAllowListOpensItsNetworksOnly() throws {
-        let policy = OutboundAddressPolicy(allowed: [try #require(IPNetwork("127.0.0.1")), try #require(IPNetwork("10.20.0.0/16"))])
-        #expect(policy.refusal(try #require(IPAddress("127.0.0.1"))) == nil)
-        #expect(policy.refusal(try #require(IPAddress("127.0.0.2")))?.contains("loopback") == true)
+    /// A tenant opens private networks only; the node's operator opens anything, loopback included.
+    @Test func aTenantOpensPrivateNetworksAndTheOperatorTheRest() throws {
+        let policy = OutboundAddressPolicy(
+            allowed: [try #require(IPNetwork("10.20.0.0/16")), try #require(IPNetwork("127.0.0.1")), try #require(IPNetwork("169.254.0.0/16"))],
+            operatorAllowed: [try #require(IPNetwork("127.0.0.2"))])
         #expect(policy.refusal(try #require(IPAddress("10.20.255.1"))) == nil)
-        #expect(policy.refusal(try #require(IPAddress("10.21.0.1")))?.contains("private") == true)
+        #expect(policy.refusal(try #require(IPAddress("10.21.0.1")))?.contains("tenant's allow list") == true)
+        #expect(policy.refusal(try #require(IPAddress("127.0.0.1")))?.contains("only the node's operator") == true, "a tenant cannot open loopback")
+        #expect(policy.refusal(try #require(IPAddress("169.254.169.254")))?.contains("link-local") == true, "nor the metadata service")
+        #expect(policy.refusal(try #require(IPAddress("127.0.0.2"))) == nil, "the operator can")
+        #expect(policy.refusal(try #require(IPAddress("8.8.8.8"))) == nil)
+
+        for (network, may) in [
+            ("10.0.0.0/8", true), ("10.1.2.3", true), ("172.16.0.0/12", true), ("172.31.0.0/16", true), ("192.168.1.0/24", true),
+            ("100.64.0.0/10", true), ("fd00::/8", true), ("fc00::/7", true), ("0.0.0.0/0", false), ("10.0.0.0/7", false), ("127.0.0.1", false),
+            ("169.254.169.254", false), ("::1", false), ("fe80::/10", false), ("::/0", false), ("8.8.8.8", false), ("::ffff:10.0.0.1", false),
+        ] {
+            #expect(OutboundAddressPolicy.tenantMayOpen(try #require(IPNetwork(network))) == may, "\(network)")
+        }
         for bad in ["10.0.0.0/33", "10.0.0.0/-1", "10.0.0.0/8/8", "10.0.0.0/ 8", "10.0.0.0/08", "example.com/8", "", "::/129"] {
             #expect(IPNetwork(bad) == nil, "\(bad)")
         }

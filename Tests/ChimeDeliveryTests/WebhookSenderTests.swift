@@ -7,7 +7,7 @@ import Testing
 /// Standard Webhooks package): what each answer means, and where Chime refuses to send at all.
 @Suite("Webhook sender", .serialized)
 struct WebhookSenderTests {
-    static let loopback = OutboundAddressPolicy(allowed: [IPNetwork("127.0.0.1")!])
+    static let loopback = OutboundAddressPolicy(operatorAllowed: [IPNetwork("127.0.0.1")!])
 
     func attempt(_ path: String, _ receiver: WebhookReceiver, secret: WebhookSecret, host: String = "127.0.0.1", policy: OutboundAddressPolicy = loopback,
         sender: WebhookSender = WebhookSender()) async -> WebhookSender.Outcome
@@ -45,7 +45,8 @@ struct WebhookSenderTests {
     @Test func addressesThePolicyRefusesAreNeverCalled() async throws {
         let secret = WebhookSecret.generate()
         let receiver = try await WebhookReceiver.start(secret: secret.description)
-        for (host, policy) in [("127.0.0.1", OutboundAddressPolicy()), ("localhost", OutboundAddressPolicy()), ("[::1]", Self.loopback)] {
+        let tenantOnly = OutboundAddressPolicy(allowed: [IPNetwork("127.0.0.1")!])
+        for (host, policy) in [("127.0.0.1", OutboundAddressPolicy()), ("localhost", OutboundAddressPolicy()), ("[::1]", Self.loopback), ("127.0.0.1", tenantOnly)] {
             let outcome = await attempt("/accept", receiver, secret: secret, host: host, policy: policy)
             guard case .refused(let reason) = outcome else {
                 Issue.record("\(host): \(outcome)")
@@ -62,7 +63,7 @@ struct WebhookSenderTests {
         }
         #expect(await attempt("/accept", receiver, secret: secret) == .accepted(status: 204), "allowed, it is called")
         // A name is pinned to the addresses that were checked: allowed, it reaches the receiver.
-        let everyLoopback = OutboundAddressPolicy(allowed: [IPNetwork("127.0.0.0/8")!, IPNetwork("::1")!])
+        let everyLoopback = OutboundAddressPolicy(operatorAllowed: [IPNetwork("127.0.0.0/8")!, IPNetwork("::1")!])
         #expect(await attempt("/accept", receiver, secret: secret, host: "localhost", policy: everyLoopback) == .accepted(status: 204))
         try await eventually("the receiver logged both") { receiver.requests().count >= 2 }
         #expect(receiver.requests().count == 2)

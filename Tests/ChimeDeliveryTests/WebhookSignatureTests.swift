@@ -99,5 +99,6 @@ struct WebhookSignatureTests {
         #expect(check(now: 1_000_300) && check(now: 999_700))
         #expect(!check(now: 1_000_301) && !check(now: 999_699))
         #expect(!check(now: 1_000_000, timestamp: "1e6") && !check(now: 1_000_000, timestamp: " 1000000"))
+        #expect(!check(now: Int64.max, timestamp: "-9223372036854775808") && !check(now: .min, timestamp: "9223372036854775807"), "no overflow")
     }
 }

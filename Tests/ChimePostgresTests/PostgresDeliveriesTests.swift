@@ -61,6 +61,7 @@ struct PostgresDeliveriesTests {
         #expect(try await ledger.replay(tenant: tenant, id: third.id, now: t0.addingTimeInterval(200)))
         let replayed = try #require(try await Self.claim(database, tenant, now: t0.addingTimeInterval(200), lease: 60).first)
         #expect(replayed.attempts == 1 && replayed.url == nil, "the device is off now, so the attempt will end it")
+        #expect(try await ledger.finish(first, .accepted(status: 200), now: t0.addingTimeInterval(201)) == false, "attempt 1 again, but another claim")
     }
 
     /// Nodes claiming at once never get the same delivery.

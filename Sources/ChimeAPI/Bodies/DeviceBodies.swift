@@ -151,9 +151,9 @@ public struct DeliveryItem: Codable, Sendable, Hashable {
     }
 }
 
-/// `GET|PUT /v1/settings`: the tenant's settings. `outboundAllowList`: networks (CIDR, `10.0.0.0/8`, or one
-/// address) its webhooks may reach although they are not public; everything else that is not public is
-/// refused.
+/// `GET|PUT /v1/settings`: the tenant's settings. `outboundAllowList`: private networks (CIDR, `10.0.0.0/8`,
+/// or one address) its webhooks may reach although they are not public; anything else that is not public
+/// only the node's operator can open.
 public struct TenantSettingsBody: Codable, Sendable, Hashable {
     public static let maximumAllowListCount = 100
 

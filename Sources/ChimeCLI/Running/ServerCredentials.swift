@@ -10,9 +10,8 @@ enum ServerCredentials {
         guard let url = command.url ?? environment[ServerCommand.urlVariable].flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw UsageError("name the node with --url or $\(ServerCommand.urlVariable) (such as http://127.0.0.1:7717)", command: ServerCommand.name)
         }
-        let lowered = url.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), url.count > "https://".count - 1 else {
-            throw UsageError("--url '\(url)' is not an http:// or https:// address", command: ServerCommand.name)
+        guard let parts = URLComponents(string: url), ["http", "https"].contains(parts.scheme?.lowercased() ?? ""), !(parts.host ?? "").isEmpty else {
+            throw UsageError("--url '\(url)' is not an http:// or https:// address with a host", command: ServerCommand.name)
         }
         let key: String
         if let path = command.keyFile {
@@ -29,21 +28,26 @@ enum ServerCredentials {
         return (url, key)
     }
 
-    /// The first line of the file, which only its owner may read (as ssh holds private keys to it).
+    /// The first line of the file, which only its owner may read (as ssh holds private keys to it). The
+    /// file opened is the file checked (`fstat` on the open descriptor).
     private static func keyFromFile(_ path: String) throws(UsageError) -> String {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             throw UsageError("--key-file \(path): \(String(cString: strerror(errno)))", command: ServerCommand.name)
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw UsageError("--key-file \(path) is not a file", command: ServerCommand.name)
         }
         guard status.st_mode & 0o077 == 0 else {
             throw UsageError(
                 "--key-file \(path) can be read by other users (mode \(String(status.st_mode & 0o777, radix: 8))); make it the owner's alone: chmod 600 \(path)",
                 command: ServerCommand.name)
         }
-        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.read(upToCount: keyFileLimit + 1) else {
+        guard let data = try? handle.read(upToCount: keyFileLimit + 1) else {
             throw UsageError("--key-file \(path) cannot be read", command: ServerCommand.name)
         }
-        try? handle.close()
         guard data.count <= keyFileLimit, let text = String(data: data, encoding: .utf8) else {
             throw UsageError("--key-file \(path) is not a key (a line of text)", command: ServerCommand.name)
         }

@@ -93,7 +93,8 @@ struct ServerRunner {
             add = try add.resolvingTimes(now: now, zone: zone)
         }
         if add.body == "-" { add.body = try CenterRunner.standardInputText() }
-        let request = try add.request(identifier: UUID().uuidString)
+        // Repeated with its key, the same add must send the same body: the key is then its identifier too.
+        let request = try add.request(identifier: idempotencyKey ?? UUID().uuidString)
         let added = try await client.add(
             [RecipientRequest(recipient: recipient, app: add.appIdentifier, request: request)], idempotencyKey: idempotencyKey)
         let fireDate = added.first?.nextFireDate

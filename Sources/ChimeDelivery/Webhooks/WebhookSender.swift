@@ -8,7 +8,7 @@ import Foundation
 /// `OutboundAddressPolicy`; the request then goes to those addresses and no others (`CURLOPT_RESOLVE`), so
 /// a DNS answer that changes between the check and the connection cannot redirect it. Redirects are not
 /// followed (a `3xx` is a failure, as the Standard Webhooks specification advises); only `http` and `https`
-/// are spoken; the attempt ends after `timeout`; at most `keptAnswerBytes` of the answer are kept.
+/// are spoken, through no proxy; the attempt ends after `timeout`; the answer's body is read and dropped.
 public struct WebhookSender: Sendable {
     public enum Outcome: Sendable, Hashable {
         /// A `2xx`: delivered.
@@ -24,8 +24,6 @@ public struct WebhookSender: Sendable {
     }
 
     public var timeout: Duration
-    /// How much of an answer's body is kept (for the delivery's error text); the rest is read and dropped.
-    public static let keptAnswerBytes = 1024
 
     public init(timeout: Duration = .seconds(15)) {
         self.timeout = timeout
@@ -38,15 +36,23 @@ public struct WebhookSender: Sendable {
 
     /// POSTs `body` (JSON) with `headers` to `url`, if `policy` lets its host be reached.
     public func send(_ body: [UInt8], headers: [(name: String, value: String)], to url: String, policy: OutboundAddressPolicy) async -> Outcome {
-        let target: Target
-        do {
-            target = try Self.target(url, policy: policy)
-        } catch {
-            return .refused(error.description)
-        }
         let timeout = timeout
         return await withCheckedContinuation { continuation in
-            Self.transfers.async { continuation.resume(returning: Self.perform(target, body: body, headers: headers, timeout: timeout)) }
+            // The lookup blocks too: here, not on a thread Swift concurrency needs.
+            Self.transfers.async { continuation.resume(returning: Self.attempt(url, policy: policy, body: body, headers: headers, timeout: timeout)) }
+        }
+    }
+
+    private static func attempt(_ url: String, policy: OutboundAddressPolicy, body: [UInt8], headers: [(name: String, value: String)], timeout: Duration)
+        -> Outcome
+    {
+        do throws(TargetError) {
+            return perform(try target(url, policy: policy), body: body, headers: headers, timeout: timeout)
+        } catch {
+            switch error {
+            case .refused(let reason): return .refused(reason)
+            case .unresolved(let reason): return .failed(reason)
+            }
         }
     }
 
@@ -56,26 +62,30 @@ public struct WebhookSender: Sendable {
         let pin: String
     }
 
-    struct Refusal: Error, CustomStringConvertible {
-        let description: String
+    enum TargetError: Error {
+        /// The URL or its host may not be called: it would never be.
+        case refused(String)
+        /// The host did not resolve now: it may later (a DNS outage), so the attempt is tried again.
+        case unresolved(String)
     }
 
     /// The URL checked and its host's addresses pinned.
-    static func target(_ url: String, policy: OutboundAddressPolicy) throws(Refusal) -> Target {
+    static func target(_ url: String, policy: OutboundAddressPolicy) throws(TargetError) -> Target {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            var host = components.host, !host.isEmpty, components.user == nil, components.password == nil
-        else { throw Refusal(description: "\(url) is not an http or https URL without a user name") }
+            var host = components.host, !host.isEmpty, components.user == nil, components.password == nil,
+            !host.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { throw .refused("\(url) is not an http or https URL with a host and without a user name") }
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         let port = components.port ?? (scheme == "https" ? 443 : 80)
         let addresses: [IPAddress]
         do {
             addresses = try HostResolver.addresses(of: host)
         } catch {
-            throw Refusal(description: error.description)
+            throw .unresolved(error.description)
         }
         // Every address, not just one: a name that also resolves to a private address is refused whole.
         for address in addresses {
-            if let refusal = policy.refusal(address) { throw Refusal(description: "\(host): \(refusal)") }
+            if let refusal = policy.refusal(address) { throw .refused("\(host): \(refusal)") }
         }
         let pinnedHost = host.contains(":") ? "[\(host)]" : host
         let list = addresses.map { $0.isIPv4 ? $0.description : "[\($0)]" }.joined(separator: ",")
@@ -98,6 +108,10 @@ public struct WebhookSender: Sendable {
         _ = chime_curl_setopt_string(curl, CURLOPT_URL, target.url)
         _ = chime_curl_setopt_list(curl, CURLOPT_RESOLVE, pins)
         _ = chime_curl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
+        // No proxy from the environment (http_proxy, ALL_PROXY): a proxy would look the name up again, past
+        // the pinned addresses, and reach what the policy refused.
+        _ = chime_curl_setopt_string(curl, CURLOPT_PROXY, "")
+        _ = chime_curl_setopt_string(curl, CURLOPT_NOPROXY, "*")
         _ = chime_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0)
         _ = chime_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = chime_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, milliseconds)
@@ -110,8 +124,7 @@ public struct WebhookSender: Sendable {
             _ = chime_curl_setopt_pointer(curl, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
         }
         let context = Unmanaged.passUnretained(answer).toOpaque()
-        _ = chime_curl_setopt_write(curl, keepAnswer)
-        _ = chime_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, context)
+        _ = chime_curl_setopt_write(curl, dropAnswer)
         _ = chime_curl_setopt_header(curl, keepHeader)
         _ = chime_curl_setopt_pointer(curl, CURLOPT_HEADERDATA, context)
         let code = withExtendedLifetime(answer) { curl_easy_perform(curl) }
@@ -126,22 +139,13 @@ public struct WebhookSender: Sendable {
     }
 }
 
-/// What a transfer keeps of its answer: the start of the body, and `Retry-After` in seconds.
+/// What a transfer keeps of its answer: `Retry-After` in seconds.
 private final class Answer: @unchecked Sendable {  // written only by the transfer that owns it
-    var body: [UInt8] = []
     var retryAfter: Int?
 }
 
-private let keepAnswer: chime_curl_data_callback = { data, size, count, context in
-    guard let data, let context else { return 0 }
-    let answer = Unmanaged<Answer>.fromOpaque(context).takeUnretainedValue()
-    let length = size * count
-    let room = max(0, WebhookSender.keptAnswerBytes - answer.body.count)
-    if room > 0 {
-        data.withMemoryRebound(to: UInt8.self, capacity: length) { answer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: min(room, length))) }
-    }
-    return length
-}
+/// Reads and drops an answer's body.
+private let dropAnswer: chime_curl_data_callback = { _, size, count, _ in size * count }
 
 private let keepHeader: chime_curl_data_callback = { data, size, count, context in
     guard let data, let context else { return 0 }

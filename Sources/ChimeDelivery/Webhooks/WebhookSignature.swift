@@ -40,7 +40,9 @@ public struct WebhookSignature: Sendable, Hashable {
     /// What a receiver checks: a `v1` signature in `signatures` made with `secret` over this id, timestamp and
     /// body, and a timestamp within `tolerance` of `now`. Compared in constant time.
     public static func verify(id: String, timestamp: String, signatures: String, body: [UInt8], secret: WebhookSecret, now: Int64) -> Bool {
-        guard let seconds = Int64(timestamp), abs(now - seconds) <= tolerance, !id.isEmpty else { return false }
+        guard let seconds = Int64(timestamp), !id.isEmpty else { return false }
+        let (difference, overflow) = now.subtractingReportingOverflow(seconds)
+        guard !overflow, difference.magnitude <= UInt64(tolerance) else { return false }
         let expected = Digest.hmacSHA256(key: secret.key, message: signedContent(id: id, timestamp: seconds, body: body))
         return signatures.split(separator: " ").contains { entry in
             let parts = entry.split(separator: ",", maxSplits: 1)

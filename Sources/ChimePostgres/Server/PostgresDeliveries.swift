@@ -8,6 +8,8 @@ public struct ClaimedDelivery: Sendable, Hashable {
     public let deviceID: String
     /// This attempt's number, from 1.
     public let attempts: Int
+    /// When this claim's lease ends: with the id, what names the claim (a replay starts the attempts over).
+    public let leaseUntil: Date
     public let body: [UInt8]
     /// The webhook's URL; `nil` when the device was removed or turned off since the notification fired.
     public let url: String?
@@ -108,6 +110,7 @@ public struct PostgresDeliveries: Sendable {
 
     /// Claims up to `limit` deliveries due by `now` (or whose last claim's lease ran out), for `lease`.
     public func claim(now: Date, limit: Int, lease: TimeInterval) async throws -> [ClaimedDelivery] {
+        let leaseUntil = now.addingTimeInterval(lease)
         let rows = try await database.transaction { db in
             try db.query(
                 """
@@ -125,7 +128,7 @@ public struct PostgresDeliveries: Sendable {
                 LEFT JOIN device d ON d.tenant = c.tenant AND d.recipient = c.recipient AND d.device_id = c.device_id
                 ORDER BY c.id
                 """,
-                [.date(now), .integer(Int64(limit)), .date(now.addingTimeInterval(lease))])
+                [.date(now), .integer(Int64(limit)), .date(leaseUntil)])
         }
         return try rows.map { row in
             guard let id = row[0].integer, let tenant = row[1].text, let recipient = row[2].text, let device = row[3].text, let attempts = row[4].integer,
@@ -135,12 +138,14 @@ public struct PostgresDeliveries: Sendable {
             var secrets = row[8].text.map { [$0] } ?? []
             if let previous = row[9].text, let until = row[10].date, until > now { secrets.append(previous) }
             return ClaimedDelivery(
-                id: id, tenant: tenant, recipient: recipient, deviceID: device, attempts: Int(attempts), body: body, url: enabled ? row[6].text : nil,
+                id: id, tenant: tenant, recipient: recipient, deviceID: device, attempts: Int(attempts), leaseUntil: leaseUntil, body: body,
+                url: enabled ? row[6].text : nil,
                 secrets: secrets, allowList: allow.split(separator: ",").map(String.init))
         }
     }
 
-    /// Records what became of the claimed attempt, and appends a `delivery` event (its body made by
+    /// Records what became of the claimed attempt (only while the claim is still the delivery's: same
+    /// attempt, same lease), and appends a `delivery` event (its body made by
     /// `event` from the ledger's row as it now is) to the tenant's stream; `false` when the claim was lost
     /// (its lease ran out and another node took the delivery), and nothing was written.
     @discardableResult
@@ -157,18 +162,22 @@ public struct PostgresDeliveries: Sendable {
             let rows = try db.query(
                 """
                 UPDATE delivery SET state = $3, next_attempt = $4, lease_until = NULL, last_status = $5, last_error = $6, updated = $7
-                WHERE id = $1 AND state = 'sending' AND attempts = $2
+                WHERE id = $1 AND state = 'sending' AND attempts = $2 AND lease_until = $8
                 RETURNING \(Self.recordColumns)
                 """,
                 [
                     .integer(delivery.id), .integer(Int64(delivery.attempts)), .text(state), .date(next), status.map { .integer(Int64($0)) } ?? .null,
-                    error.map(PostgresValue.text) ?? .null, .date(now),
+                    error.map(PostgresValue.text) ?? .null, .date(now), .date(delivery.leaseUntil),
                 ])
             guard let row = rows.first else { return false }
             if case .dead(_, _, let reason?) = result {
+                // Only while it still has the address that answered: a device given a new URL since stays on.
                 try db.query(
-                    "UPDATE device SET enabled = false, disabled_reason = $4, disabled = $5 WHERE tenant = $1 AND recipient = $2 AND device_id = $3",
-                    [.text(delivery.tenant), .text(delivery.recipient), .text(delivery.deviceID), .text(reason), .date(now)])
+                    """
+                    UPDATE device SET enabled = false, disabled_reason = $4, disabled = $5
+                    WHERE tenant = $1 AND recipient = $2 AND device_id = $3 AND address = $6
+                    """,
+                    [.text(delivery.tenant), .text(delivery.recipient), .text(delivery.deviceID), .text(reason), .date(now), .text(delivery.url ?? "")])
             }
             if let event {
                 let body = try event(try Self.record(row))
