@@ -51,6 +51,8 @@ struct ServerCommandParsingTests {
         #expect(refusal(["add", "-r", "u", "-a", "app", "-t", "x", "--wait"])?.hasPrefix("--wait is for the local notification center") == true)
         #expect(refusal(["add", "-r", "u", "-a", "app", "--in", "soon"]) != nil)
         #expect(refusal(["add", "-r", "", "-a", "app"]) == "-r must not be empty")
+        #expect(refusal(["add", "-r", "u", "-a", "app", "-t", "x", "--idempotency-key="]) == "--idempotency-key must not be empty")
+        #expect(refusal(["add", "-r", "u", "--idempotency-key", "--app", "app", "-t", "x"]) == "missing value for '--idempotency-key'")
     }
 
     @Test func removeNeedsARecipientAnAppAndIdentifiersOrAll() throws {

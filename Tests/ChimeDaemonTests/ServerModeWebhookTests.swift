@@ -1,4 +1,5 @@
 import ChimeCLI
+import ChimeDaemon
 import ChimePostgres
 import ChimeTestSupport
 import Foundation
@@ -145,5 +146,26 @@ struct ServerModeWebhookTests {
         #expect(try await cluster.value("SELECT count(*) FROM delivery") == 0)
         await receiver.stop()
         await cluster.stop()
+    }
+
+    /// The operator's webhook options: pauses in seconds, and networks.
+    @Test func theWebhookOptionsAreChecked() throws {
+        func parse(_ arguments: [String]) -> Result<DaemonConfiguration, DaemonCommand.UsageError> {
+            Result { () throws(DaemonCommand.UsageError) in
+                guard case .run(let configuration) = try DaemonCommand.parse(["--server", "--database", "x", "--http", "127.0.0.1:0"] + arguments, environment: [:])
+                else { preconditionFailure("not a run") }
+                return configuration
+            }
+        }
+        #expect(try parse(["--webhook-retries", "0.5, 60,3600"]).get().webhookRetries == [0.5, 60, 3600])
+        #expect(try parse(["--webhook-allow", "127.0.0.1", "--webhook-allow", "::1"]).get().webhookAllowed == ["127.0.0.1", "::1"])
+        for bad in [["--webhook-retries", ","], ["--webhook-retries", "1,,2"], ["--webhook-retries", ""], ["--webhook-retries", "0"], ["--webhook-retries", "-5"],
+            ["--webhook-retries", "1e9"], ["--webhook-allow", "localhost"], ["--webhook-allow", "10.0.0.0/33"]]
+        {
+            guard case .failure = parse(bad) else {
+                Issue.record("\(bad) was taken")
+                continue
+            }
+        }
     }
 }
