@@ -44,6 +44,8 @@ public struct DaemonConfiguration: Sendable {
     public var webhookRetries: [TimeInterval]?
     /// Server mode: networks every tenant's webhooks may reach although they are not public (`--webhook-allow`).
     public var webhookAllowed: [String] = []
+    /// Server mode: how long a webhook's receiver has to answer (`--webhook-timeout`), in seconds.
+    public var webhookTimeout = 15
 
     public init(paths: DaemonPaths) {
         self.paths = paths
@@ -95,7 +97,7 @@ public enum DaemonCommand: Sendable {
                       [--presentation-timeout <seconds>] [--http <address>|none] [--http-allow-remote]
                       [--max-connections <n>] [--idle-timeout <seconds>] [--verbose]
                chimed --server --database <conninfo> [--http <address>] [--http-allow-remote] [--node <name>]
-                      [--webhook-allow <network>]... [--webhook-retries <seconds,…>]
+                      [--webhook-allow <network>]... [--webhook-timeout <seconds>] [--webhook-retries <seconds,…>]
                chimed --database <conninfo> --create-tenant <id> [--name <name>]
                chimed --paths
                chimed --help
@@ -136,6 +138,10 @@ public enum DaemonCommand: Sendable {
                                    Let every tenant's webhooks reach this network although it is not public
                                    (repeatable): loopback or link-local for receivers beside the node. A
                                    tenant can open only private networks itself (PUT /v1/settings).
+          --webhook-timeout <seconds>
+                                   How long a webhook's receiver has to answer (default 15; 1 to 60). A node
+                                   that dies mid-attempt leaves the delivery to another after twice that
+                                   and 5 s more, with the same webhook-id.
           --webhook-retries <seconds,…>
                                    The pauses before each retry of a webhook that was not accepted
                                    (default: 5,300,1800,7200,18000,36000,50400,72000,86400, the Standard
@@ -176,6 +182,12 @@ public enum DaemonCommand: Sendable {
                     throw UsageError(description: "--webhook-retries must be up to 20 pauses in seconds, such as 5,300,1800, not '\(given)'")
                 }
                 configuration.webhookRetries = pauses.compactMap(\.self)
+            case "--webhook-timeout":
+                let given = try value(argument)
+                guard let seconds = Int(given), (1...60).contains(seconds) else {
+                    throw UsageError(description: "--webhook-timeout must be a number of seconds between 1 and 60, not '\(given)'")
+                }
+                configuration.webhookTimeout = seconds
             case "--webhook-allow":
                 let given = try value(argument)
                 guard IPNetwork(given) != nil else {

@@ -21,6 +21,7 @@ enum ServerModeMain {
         var nodeConfiguration = ServerNode.Configuration(name: name)
         if let retries = configuration.webhookRetries { nodeConfiguration.webhooks.schedule = retries }
         nodeConfiguration.webhooks.operatorAllowed = configuration.webhookAllowed.compactMap(IPNetwork.init)
+        nodeConfiguration.webhooks.sender = WebhookSender(timeout: .seconds(configuration.webhookTimeout))
         let node = ServerNode(database: database, configuration: nodeConfiguration, log: log)
 
         if !http.isLoopback {

@@ -15,8 +15,9 @@ public struct WebhookDelivery: Sendable {
         /// The pause before each retry: the Standard Webhooks specification's example schedule, about three
         /// days in all. Its length is the number of retries; one attempt more than that in all.
         public var schedule: [TimeInterval] = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 14 * 3600, 20 * 3600, 24 * 3600]
-        /// How long a claim holds a delivery: past it, another node takes the delivery again.
-        public var lease: TimeInterval = 60
+        /// How long a claim holds a delivery: past it, another node takes the delivery again. Longer than an
+        /// attempt can take (the sender's timeout), with room for recording its outcome.
+        public var lease: TimeInterval { 2 * Double(sender.timeout.components.seconds) + 5 }
         /// Deliveries claimed, and sent at once, per round.
         public var batchSize = 32
         /// The pause when nothing is due.

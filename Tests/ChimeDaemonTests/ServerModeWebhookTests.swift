@@ -23,13 +23,13 @@ struct ServerModeWebhookTests {
     }
 
     /// The recipient's ledger, newest first.
-    static func deliveries(_ cluster: ServerModeCluster, key: String) throws -> [[String: Any]] {
-        (try cluster.call("GET", "/v1/recipients/ann/deliveries", key: key).json as? [String: Any])?["items"] as? [[String: Any]] ?? []
+    static func deliveries(_ cluster: ServerModeCluster, key: String, node: Int = 0) throws -> [[String: Any]] {
+        (try cluster.call("GET", "/v1/recipients/ann/deliveries", key: key, node: node).json as? [String: Any])?["items"] as? [[String: Any]] ?? []
     }
 
-    static func start() async throws -> (ServerModeCluster, String, WebhookReceiver) {
+    static func start(_ extra: [String] = []) async throws -> (ServerModeCluster, String, WebhookReceiver) {
         // The receiver is on loopback, which only the node's operator can open.
-        let cluster = try await ServerModeCluster.start(nodes: 1, arguments: ["--webhook-retries", "0.3,0.6", "--webhook-allow", "127.0.0.1"])
+        let cluster = try await ServerModeCluster.start(nodes: 1, arguments: ["--webhook-retries", "0.3,0.6", "--webhook-allow", "127.0.0.1"] + extra)
         let key = try await cluster.tenant("hooks")
         #expect(try cluster.call("PUT", "/v1/recipients/ann", key: key, body: #"{"timeZone":"UTC","locale":"en"}"#).status == 200)
         return (cluster, key, try await WebhookReceiver.start())
@@ -148,6 +148,29 @@ struct ServerModeWebhookTests {
         await cluster.stop()
     }
 
+    /// A node killed (`kill -9`) while its attempt waits for the receiver leaves the delivery to another node
+    /// once its lease ends (twice the webhook timeout and 5 s): sent again with the same `webhook-id` (at least
+    /// once, as Standard Webhooks has it), accepted once.
+    @Test func aNodeKilledMidAttemptLeavesTheDeliveryToAnother() async throws {
+        let (cluster, key, receiver) = try await Self.start(["--webhook-timeout", "2"])
+        try receiver.setSecret(try Self.webhook(cluster, key: key, url: receiver.url("/hang-once")))
+        try Self.notify(cluster, key: key, "n1")
+        try await eventually("the first attempt reached the receiver") { receiver.requests().count == 1 }
+        cluster.nodes[0].signal(SIGKILL)
+        try await cluster.startNode(named: "node1")
+        try await eventually("another node delivered it", within: 40) {
+            try Self.deliveries(cluster, key: key, node: 1).first?["state"] as? String == "accepted"
+        }
+        let delivery = try #require(try Self.deliveries(cluster, key: key, node: 1).first)
+        #expect(delivery["attempts"] as? Int == 2, "\(delivery)")
+        try await eventually("the receiver logged both") { receiver.requests().count >= 2 }
+        let requests = receiver.requests()
+        #expect(requests.count == 2 && Set(requests.compactMap { $0["id"] as? String }) == ["msg_\(delivery["id"] as? String ?? "")"], "\(requests)")
+        #expect(requests.allSatisfy { $0["verified"] as? Bool == true })
+        await receiver.stop()
+        await cluster.stop()
+    }
+
     /// The operator's webhook options: pauses in seconds, and networks.
     @Test func theWebhookOptionsAreChecked() throws {
         func parse(_ arguments: [String]) -> Result<DaemonConfiguration, DaemonCommand.UsageError> {
@@ -159,8 +182,10 @@ struct ServerModeWebhookTests {
         }
         #expect(try parse(["--webhook-retries", "0.5, 60,3600"]).get().webhookRetries == [0.5, 60, 3600])
         #expect(try parse(["--webhook-allow", "127.0.0.1", "--webhook-allow", "::1"]).get().webhookAllowed == ["127.0.0.1", "::1"])
+        #expect(try parse(["--webhook-timeout", "30"]).get().webhookTimeout == 30)
         for bad in [["--webhook-retries", ","], ["--webhook-retries", "1,,2"], ["--webhook-retries", ""], ["--webhook-retries", "0"], ["--webhook-retries", "-5"],
-            ["--webhook-retries", "1e9"], ["--webhook-allow", "localhost"], ["--webhook-allow", "10.0.0.0/33"]]
+            ["--webhook-retries", "1e9"], ["--webhook-allow", "localhost"], ["--webhook-allow", "10.0.0.0/33"], ["--webhook-timeout", "0"],
+            ["--webhook-timeout", "61"], ["--webhook-timeout", "1.5"]]
         {
             guard case .failure = parse(bad) else {
                 Issue.record("\(bad) was taken")

@@ -4,7 +4,8 @@ standard output: {"path", "verified", "id", "timestamp", "body", "contentType"}.
 
 /accept → 204 when the signature verifies (else 401); /gone → 410; /busy → 503 with Retry-After: 7;
 /redirect → 302 to /accept; /slow → waits 5 s, then 204; /flaky/N → 500 for the first N requests to that
-path, then as /accept. POST /_secret with a secret as the body makes it the one verified from then on
+path, then as /accept; /hang-once → the first request waits 60 s (its sender dies meanwhile), later ones
+as /accept. POST /_secret with a secret as the body makes it the one verified from then on
 (not logged).
 """
 import json
@@ -39,7 +40,10 @@ class Receiver(BaseHTTPRequestHandler):
         if self.path.startswith("/flaky/"):
             failures = int(self.path.split("/")[2])
             self.answer(500 if SEEN[self.path] <= failures else (204 if verified else 401))
-        elif self.path == "/accept":
+        elif self.path == "/hang-once" and SEEN[self.path] == 1:
+            time.sleep(60)
+            self.answer(204)
+        elif self.path in ("/accept", "/hang-once"):
             self.answer(204 if verified else 401)
         elif self.path == "/gone":
             self.answer(410)
