@@ -112,7 +112,11 @@ let package = Package(
 
         // Benchmarks: separate executables that print figures beside a baseline from the same run.
         .executableTarget(
-            name: "chime-bench", dependencies: ["ChimeClient", "ChimeAPI", "ChimeCore", "ChimeEngine", "ChimeSQLite", "ChimePostgres", "ChimeServer", "ChimeServerMode", "ChimeStoreCoding"]),
+            name: "chime-bench",
+            dependencies: [
+                "CCurl", "ChimeClient", "ChimeDelivery", "ChimeAPI", "ChimeCore", "ChimeEngine", "ChimeSQLite", "ChimePostgres", "ChimeServer", "ChimeServerMode",
+                "ChimeStoreCoding",
+            ]),
 
         // Test helper: writes rows and prints each acknowledged id until it is killed, so a test can
         // `kill -9` it mid-burst and check that every acknowledged write survived.

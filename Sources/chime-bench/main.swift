@@ -34,6 +34,8 @@ let usage = """
                      beside the same with nothing pending (needs --database and an empty pending table)
       records        one request's store record written and read directly, beside the same through its
                      encode(to:) and init(from:) (nanoseconds per request; --requests per round, default 200000)
+      webhooks       --requests N (default 2,000) signed webhooks to a receiver on loopback that answers at once,
+                     --clients at once (default 32), beside raw libcurl's keep-alive floor
       postgres-adds  100,000 adds to the PostgreSQL store in batches of 10,000, beside PostgreSQL's floor for
                      the same rows (needs --database; script/postgres start gives a throwaway one)
 
@@ -65,6 +67,11 @@ if arguments.first == "scale-child" {
         storePath: arguments[1], spawned: Date(timeIntervalSince1970: spawned), mainStarted: mainStarted)
     print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
     exit(0)
+}
+if arguments.first == "webhooks-receiver" {
+    // Spawned by the webhooks workload: webhooks-receiver <milliseconds before each answer>.
+    guard arguments.count == 2, let delay = Int(arguments[1]) else { exit(64) }
+    try await WebhooksBenchmark.serveReceiver(delayMilliseconds: delay)
 }
 if arguments.isEmpty || arguments.contains("-h") || arguments.contains("--help") {
     print(usage)
@@ -173,6 +180,11 @@ case "server-adds":
     var benchmark = ServerAddsBenchmark(conninfo: conninfo)
     if let requests = options["--requests"] { benchmark.requests = requests }
     if let rounds = options["--rounds"] { benchmark.rounds = rounds }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
+case "webhooks":
+    var benchmark = WebhooksBenchmark()
+    if let requests = options["--requests"] { benchmark.deliveries = requests }
+    if let clients = options["--clients"] { benchmark.concurrency = clients }
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 case "server-scale":
     guard let conninfo = paths["--database"] else {
