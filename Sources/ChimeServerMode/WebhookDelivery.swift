@@ -6,10 +6,11 @@ public import Foundation
 
 /// The webhooks of server mode: claims due deliveries from the ledger (`PostgresDeliveries`), signs each as
 /// the Standard Webhooks specification says with the device's secrets, sends it (`WebhookSender`, held to
-/// the tenant's allow list), and records the outcome: accepted on a `2xx`; on anything else tried again
-/// on `schedule` (with ±10% jitter, and never sooner than a `Retry-After`), dead after its last attempt, at
-/// once when the URL may not be called, or on `410 Gone`, which also turns the device off. Each outcome is
-/// also a `delivery` event on the tenant's stream (`GET /v1/events`).
+/// the tenant's and the operator's allow lists), and records the outcome: accepted on a `2xx`; on anything
+/// else tried again on `schedule` (with ±10% jitter, and not before a `Retry-After` up to the schedule's
+/// longest pause), dead after its last attempt, at once when the URL may not be called, or on `410 Gone`,
+/// which also turns the device off. Each outcome is also a `delivery` event on the tenant's stream
+/// (`GET /v1/events`).
 public struct WebhookDelivery: Sendable {
     public struct Configuration: Sendable {
         /// The pause before each retry: the Standard Webhooks specification's example schedule, about three
