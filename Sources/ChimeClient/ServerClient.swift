@@ -1,5 +1,4 @@
 public import ChimeAPI
-public import ChimeCore
 import Foundation
 
 /// A client of a server-mode node (`chimed --server`) with one of a tenant's API keys: what `chime server`
