@@ -168,6 +168,14 @@ public enum DaemonCommand: Sendable {
             guard let next = remaining.popFirst() else { throw UsageError(description: "\(option) needs a value") }
             return next
         }
+        /// The option's value as a whole number in `range`; `unit` names what it counts in the error.
+        func number(_ option: String, in range: ClosedRange<Int>, unit: String = "number") throws(UsageError) -> Int {
+            let given = try value(option)
+            guard let number = Int(given), range.contains(number) else {
+                throw UsageError(description: "\(option) must be a \(unit) between \(range.lowerBound) and \(range.upperBound), not '\(given)'")
+            }
+            return number
+        }
         var createTenant: String?
         var tenantName: String?
         while let argument = remaining.popFirst() {
@@ -182,12 +190,7 @@ public enum DaemonCommand: Sendable {
                     throw UsageError(description: "--webhook-retries must be up to 20 pauses in seconds, such as 5,300,1800, not '\(given)'")
                 }
                 configuration.webhookRetries = pauses.compactMap(\.self)
-            case "--webhook-timeout":
-                let given = try value(argument)
-                guard let seconds = Int(given), (1...60).contains(seconds) else {
-                    throw UsageError(description: "--webhook-timeout must be a number of seconds between 1 and 60, not '\(given)'")
-                }
-                configuration.webhookTimeout = seconds
+            case "--webhook-timeout": configuration.webhookTimeout = try number(argument, in: 1...60, unit: "number of seconds")
             case "--webhook-allow":
                 let given = try value(argument)
                 guard IPNetwork(given) != nil else {
@@ -228,18 +231,8 @@ public enum DaemonCommand: Sendable {
                     }
                     configuration.http = address
                 }
-            case "--max-connections":
-                let given = try value(argument)
-                guard let count = Int(given), (1...1_000_000).contains(count) else {
-                    throw UsageError(description: "--max-connections must be a number between 1 and 1000000, not '\(given)'")
-                }
-                configuration.maximumConnections = count
-            case "--idle-timeout":
-                let given = try value(argument)
-                guard let seconds = Int(given), (1...3600).contains(seconds) else {
-                    throw UsageError(description: "--idle-timeout must be a number of seconds between 1 and 3600, not '\(given)'")
-                }
-                configuration.idleTimeout = seconds
+            case "--max-connections": configuration.maximumConnections = try number(argument, in: 1...1_000_000)
+            case "--idle-timeout": configuration.idleTimeout = try number(argument, in: 1...3600, unit: "number of seconds")
             case "--http-allow-remote": configuration.allowsRemoteHTTP = true
             default:
                 throw UsageError(description: "unknown argument '\(argument)'")

@@ -23,7 +23,7 @@ extension TenantService {
         }
         switch try await PostgresDevices(database: database, tenant: key.tenant).save(
             recipient: recipient, identifier: identifier, channel: channel, enabled: body.enabled ?? true, secret: body.webhook?.secret,
-            generatedSecret: WebhookSecret.generate().description, now: now)
+            generatedSecret: channel.name == "webhook" ? WebhookSecret.generate().description : nil, now: now)
         {
         case .created(let device, let secret): return (Self.item(device, issuedSecret: secret), true)
         case .replaced(let device, let secret): return (Self.item(device, issuedSecret: secret), false)

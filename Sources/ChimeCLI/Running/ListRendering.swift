@@ -16,39 +16,28 @@ struct ListRendering {
         let printer = ListPrinter(
             json: json, header: [localized("column.app"), localized("column.id"), localized("column.nextFire"), localized("column.title")],
             empty: localized("list.noPending") + "\n", style: style, tint: { column, text in column == 2 && text == never ? "2" : nil }, write: write)
-        var cursor: String?
-        repeat {
-            let page = try await page(cursor)
-            printer.page(
-                json: page.items.map {
-                    PendingOutput(
-                        app: $0.app, identifier: $0.request.identifier, title: Output.title($0.request.content), nextFireDate: $0.nextFireDate.map(utc),
-                        nextFireDateLocal: $0.nextFireDate.map(iso),
-                        repeats: $0.request.trigger?.repeats ?? false)
-                },
-                rows: page.items.map { [$0.app, $0.request.identifier, $0.nextFireDate.map(iso) ?? never, Output.title($0.request.content)] })
-            cursor = page.next
-        } while cursor != nil
-        printer.end()
+        try await printer.printEveryPage(
+            page,
+            output: {
+                PendingOutput(
+                    app: $0.app, identifier: $0.request.identifier, title: Output.title($0.request.content), nextFireDate: $0.nextFireDate.map(utc),
+                    nextFireDateLocal: $0.nextFireDate.map(iso), repeats: $0.request.trigger?.repeats ?? false)
+            },
+            row: { [$0.app, $0.request.identifier, $0.nextFireDate.map(iso) ?? never, Output.title($0.request.content)] })
     }
 
     func printDelivered(json: Bool, _ page: (String?) async throws -> Page<DeliveredItem>) async throws {
         let printer = ListPrinter(
             json: json, header: [localized("column.app"), localized("column.id"), localized("column.delivered"), localized("column.title")],
             empty: localized("list.noDelivered") + "\n", style: style, write: write)
-        var cursor: String?
-        repeat {
-            let page = try await page(cursor)
-            printer.page(
-                json: page.items.map {
-                    DeliveredOutput(
-                        app: $0.app, identifier: $0.notification.identifier, title: Output.title($0.notification.request.content),
-                        date: utc($0.notification.date), dateLocal: iso($0.notification.date))
-                },
-                rows: page.items.map { [$0.app, $0.notification.identifier, iso($0.notification.date), Output.title($0.notification.request.content)] })
-            cursor = page.next
-        } while cursor != nil
-        printer.end()
+        try await printer.printEveryPage(
+            page,
+            output: {
+                DeliveredOutput(
+                    app: $0.app, identifier: $0.notification.identifier, title: Output.title($0.notification.request.content),
+                    date: utc($0.notification.date), dateLocal: iso($0.notification.date))
+            },
+            row: { [$0.app, $0.notification.identifier, iso($0.notification.date), Output.title($0.notification.request.content)] })
     }
 
     func iso(_ date: Date) -> String {

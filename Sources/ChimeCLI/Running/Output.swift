@@ -1,3 +1,4 @@
+import ChimeAPI
 import ChimeCore
 import ChimeEngine
 import Foundation
@@ -243,5 +244,19 @@ final class ListPrinter: Sendable {
         } else if count == 0 {
             write(empty)
         }
+    }
+
+    /// Prints every page `page` gives, from the first (`nil` cursor) until one has no `next`, each item as
+    /// `output` (JSON) or `row` (a table row), then ends the list.
+    func printEveryPage<Item, Shown: Encodable>(
+        _ page: (String?) async throws -> Page<Item>, output: (Item) -> Shown, row: (Item) -> [String]
+    ) async throws {
+        var cursor: String?
+        repeat {
+            let next = try await page(cursor)
+            self.page(json: next.items.map(output), rows: next.items.map(row))
+            cursor = next.next
+        } while cursor != nil
+        end()
     }
 }

@@ -147,18 +147,12 @@ struct ServerRunner {
         let printer = ListPrinter(
             json: json, header: [localized("column.date"), localized("column.app"), localized("column.id"), localized("column.action")],
             empty: localized("server.noResponses") + "\n", style: style, write: write)
-        var cursor: String?
-        repeat {
-            let page = try await client.responsesPage(recipient: recipient, app: app, cursor: cursor, limit: Self.pageSize)
-            printer.page(
-                json: page.items,
-                rows: page.items.map { item in
-                    let text = item.response.userText.map { ": " + $0 } ?? ""
-                    return [iso(item.date), item.app, item.response.notification.identifier, item.response.actionIdentifier + text]
-                })
-            cursor = page.next
-        } while cursor != nil
-        printer.end()
+        try await printer.printEveryPage(
+            { cursor in try await client.responsesPage(recipient: recipient, app: app, cursor: cursor, limit: Self.pageSize) }, output: { $0 },
+            row: { item in
+                let text = item.response.userText.map { ": " + $0 } ?? ""
+                return [iso(item.date), item.app, item.response.notification.identifier, item.response.actionIdentifier + text]
+            })
     }
 
     private func printDeliveries(recipient: String) async throws {
@@ -167,20 +161,14 @@ struct ServerRunner {
             header: [localized("column.id"), localized("column.date"), localized("column.device"), localized("column.app"), localized("column.notification"),
                 localized("column.state")],
             empty: localized("server.noDeliveries") + "\n", style: style, write: write)
-        var cursor: String?
-        repeat {
-            let page = try await client.deliveriesPage(recipient: recipient, cursor: cursor, limit: Self.pageSize)
-            printer.page(
-                json: page.items,
-                rows: page.items.map { item in
-                    var state = "\(item.state) (\(item.attempts))"
-                    if let status = item.lastStatus { state += " \(status)" }
-                    if let error = item.lastError { state += ": \(error)" }
-                    return [item.id, iso(item.created), item.device, item.app, item.notification, state]
-                })
-            cursor = page.next
-        } while cursor != nil
-        printer.end()
+        try await printer.printEveryPage(
+            { cursor in try await client.deliveriesPage(recipient: recipient, cursor: cursor, limit: Self.pageSize) }, output: { $0 },
+            row: { item in
+                var state = "\(item.state) (\(item.attempts))"
+                if let status = item.lastStatus { state += " \(status)" }
+                if let error = item.lastError { state += ": \(error)" }
+                return [item.id, iso(item.created), item.device, item.app, item.notification, state]
+            })
     }
 
     /// A recipient's profile for a person: zone, language, and each quiet period.
