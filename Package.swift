@@ -76,11 +76,15 @@ let package = Package(
         // headers with wrappers for what Swift cannot call, nothing else.
         .systemLibrary(name: "CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Many libcurl transfers at once on one thread of their own (a multi handle on epoll): the client's
+        // requests to chimed, and server mode's HTTP/2 requests to APNs.
+        .target(name: "ChimeCurl", dependencies: ["CCurl"]),
         // The system OpenSSL's libcrypto (libssl-dev), and what Chime uses of it: digests and MACs.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "ChimeCrypto", dependencies: ["COpenSSL"]),
-        // Delivery beyond the machine: signed webhooks, sent on libcurl to the addresses a tenant may call.
-        .target(name: "ChimeDelivery", dependencies: ["CCurl", "ChimeCrypto"]),
+        // Delivery beyond the machine: signed webhooks, sent on libcurl to the addresses a tenant may call,
+        // and APNs over HTTP/2 with provider tokens.
+        .target(name: "ChimeDelivery", dependencies: ["CCurl", "ChimeCurl", "ChimeCrypto", "ChimeCore"]),
 
         // The API served: the rules of the daemon in a transport-neutral NotificationService, and the HTTP
         // server (libmicrohttpd) that maps routes to it, with Server-Sent Events. No store or presenter of
@@ -93,7 +97,7 @@ let package = Package(
             ].map { .embedInCode("Web/Resources/\($0)") }),
         // A client of chimed for the CLI and for apps in client mode, on libcurl: HTTP over the Unix socket,
         // events from SSE. No engine, no SQLite, no D-Bus.
-        .target(name: "ChimeClient", dependencies: ["CCurl", "ChimeAPI", "ChimeCore"]),
+        .target(name: "ChimeClient", dependencies: ["CCurl", "ChimeCurl", "ChimeAPI", "ChimeCore"]),
         // The per-user daemon as a library: wiring of store, engine, presenters, response queue and server.
         // Server mode: many tenants and recipients on PostgreSQL, served by several chimed nodes.
         .target(

@@ -29,3 +29,4 @@ static inline CURLMcode chime_curl_multi_setopt_timer(CURLM *m, chime_curl_timer
     CURLMcode code = curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, f);
     return code != CURLM_OK ? code : curl_multi_setopt(m, CURLMOPT_TIMERDATA, context);
 }
+static inline CURLMcode chime_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }

@@ -1,4 +1,5 @@
 import CCurl
+import ChimeCurl
 import ChimeAPI
 import Foundation
 import Synchronization

@@ -1,9 +1,9 @@
-import CCurl
+public import CCurl
 import Foundation
 import Synchronization
 
-/// A client's HTTP transfers on one libcurl multi handle, started by the caller and finished by a thread
-/// of the loop's own.
+/// HTTP transfers on one libcurl multi handle, started by the caller and finished by a thread of the
+/// loop's own: chime's and apps' requests to chimed, and server mode's requests to APNs.
 ///
 /// Transfers block on the network; run on Dispatch's or the cooperative pool's threads they would hold
 /// threads Swift concurrency needs (on Linux it runs on the same Dispatch pool), and an app waiting for a
@@ -11,18 +11,28 @@ import Synchronization
 /// the request without blocking, on its own thread, so nothing is handed over before the request is on
 /// its way — and suspends; the loop's thread waits for answers in `epoll_wait`, any number at once, and
 /// completes each. The multi handle, driven with `curl_multi_socket_action`, is touched only under the
-/// lock; it keeps the connections between transfers (keep-alive). `stop()` ends the thread once the
-/// transfers under way have ended.
-final class CurlLoop: Sendable {
+/// lock; it keeps the connections between transfers (keep-alive), and HTTP/2 transfers to one host share
+/// a connection (multiplexing). `stop()` ends the thread once the transfers under way have ended.
+public final class CurlLoop: Sendable {
     /// A libcurl easy handle or slist, owned by one transfer.
-    struct Pointer: @unchecked Sendable {  // touched only under the loop's lock once submitted
-        let raw: UnsafeMutableRawPointer
+    public struct Pointer: @unchecked Sendable {  // touched only under the loop's lock once submitted
+        public let raw: UnsafeMutableRawPointer
+
+        public init(raw: UnsafeMutableRawPointer) {
+            self.raw = raw
+        }
     }
 
-    struct Transfer: Sendable {
-        let easy: Pointer
-        let headers: Pointer?
-        let completion: @Sendable (CURLcode, Int) -> Void
+    public struct Transfer: Sendable {
+        public let easy: Pointer
+        public let headers: Pointer?
+        public let completion: @Sendable (CURLcode, Int) -> Void
+
+        public init(easy: Pointer, headers: Pointer?, completion: @escaping @Sendable (CURLcode, Int) -> Void) {
+            self.easy = easy
+            self.headers = headers
+            self.completion = completion
+        }
     }
 
     private let driver: Mutex<Driver>
@@ -31,10 +41,12 @@ final class CurlLoop: Sendable {
     private let poller: Int32
 
     /// Starts the loop's thread, which keeps the loop until `stop()`: its owner stops it when it goes away.
-    init(name: String) {
+    /// With `connectionsPerHost`, transfers to one host use at most that many connections (APNs asks for
+    /// one HTTP/2 connection carrying many streams, not many connections).
+    public init(name: String, connectionsPerHost: Int? = nil) {
         wakeup = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         poller = epoll_create1(Int32(EPOLL_CLOEXEC))
-        let driver = Driver(poller: poller)
+        let driver = Driver(poller: poller, connectionsPerHost: connectionsPerHost)
         self.driver = Mutex(driver)
         var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: wakeup))
         epoll_ctl(poller, EPOLL_CTL_ADD, wakeup, &event)
@@ -46,7 +58,7 @@ final class CurlLoop: Sendable {
     /// Carries out a configured easy handle; `completion` gets libcurl's code and the HTTP status, on
     /// the loop's thread (or on the caller's, before `submit` returns, when it fails at once). The loop
     /// cleans up the handle and the header list afterwards.
-    func submit(_ transfer: Transfer) {
+    public func submit(_ transfer: Transfer) {
         let finished = driver.withLock { driver -> [Finished] in
             guard !driver.stopping, let multi = driver.multi else { return [Finished(transfer: transfer, code: CURLE_ABORTED_BY_CALLBACK, status: 0)] }
             driver.active[transfer.easy.raw] = transfer
@@ -60,7 +72,7 @@ final class CurlLoop: Sendable {
         Self.complete(finished)
     }
 
-    func stop() {
+    public func stop() {
         driver.withLock { $0.stopping = true }
         Self.wake(wakeup)
     }
@@ -145,10 +157,11 @@ private final class Driver: @unchecked Sendable {
     /// The longest the loop's thread sleeps without a timer.
     static let longestWait: UInt64 = 1_000_000_000
 
-    init(poller: Int32) {
+    init(poller: Int32, connectionsPerHost: Int?) {
         self.poller = poller
         guard let multi = curl_multi_init() else { return }
         self.multi = multi
+        if let connectionsPerHost { _ = chime_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connectionsPerHost) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         _ = chime_curl_multi_setopt_socket(multi, watchSocket, context)
         _ = chime_curl_multi_setopt_timer(multi, setTimer, context)
