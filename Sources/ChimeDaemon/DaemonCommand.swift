@@ -46,6 +46,10 @@ public struct DaemonConfiguration: Sendable {
     public var webhookAllowed: [String] = []
     /// Server mode: how long a webhook's receiver has to answer (`--webhook-timeout`), in seconds.
     public var webhookTimeout = 15
+    /// Server mode: where APNs is instead of Apple's hosts (`--apns-url`), for both environments.
+    public var apnsURL: String?
+    /// Server mode: the certificate authorities to trust for APNs instead of the system's (`--apns-ca-file`).
+    public var apnsCertificateAuthorities: String?
 
     public init(paths: DaemonPaths) {
         self.paths = paths
@@ -98,6 +102,7 @@ public enum DaemonCommand: Sendable {
                       [--max-connections <n>] [--idle-timeout <seconds>] [--verbose]
                chimed --server --database <conninfo> [--http <address>] [--http-allow-remote] [--node <name>]
                       [--webhook-allow <network>]... [--webhook-timeout <seconds>] [--webhook-retries <seconds,…>]
+                      [--apns-url <url>] [--apns-ca-file <path>]
                chimed --database <conninfo> --create-tenant <id> [--name <name>]
                chimed --paths
                chimed --help
@@ -146,6 +151,11 @@ public enum DaemonCommand: Sendable {
                                    The pauses before each retry of a webhook that was not accepted
                                    (default: 5,300,1800,7200,18000,36000,50400,72000,86400, the Standard
                                    Webhooks schedule: 10 attempts over about three days), each ±10%.
+                                   APNs deliveries that APNs asks to retry (429, 5xx) follow it too.
+          --apns-url <url>         Send APNs requests here instead of Apple's hosts (api.push.apple.com,
+                                   api.sandbox.push.apple.com), for both environments: an https URL.
+          --apns-ca-file <path>    Trust the certificate authorities in this PEM file for APNs instead of
+                                   the system's (for a stand-in with its own certificate).
           --create-tenant <id>     Make a tenant in --database and print its first admin key, once.
           --name <name>            The new tenant's display name (default: its id).
           --paths                  Print the data, store, registry, socket and token paths, and exit.
@@ -197,6 +207,16 @@ public enum DaemonCommand: Sendable {
                     throw UsageError(description: "--webhook-allow must be an address or a network such as 127.0.0.1 or 10.0.0.0/8, not '\(given)'")
                 }
                 configuration.webhookAllowed.append(given)
+            case "--apns-url":
+                let given = try value(argument)
+                guard let url = URLComponents(string: given), url.scheme == "https", url.host?.isEmpty == false, url.path.isEmpty || url.path == "/" else {
+                    throw UsageError(description: "--apns-url must be an https URL without a path, such as https://api.push.apple.com, not '\(given)'")
+                }
+                configuration.apnsURL = given.hasSuffix("/") ? String(given.dropLast()) : given
+            case "--apns-ca-file":
+                let given = try value(argument)
+                guard FileManager.default.isReadableFile(atPath: given) else { throw UsageError(description: "--apns-ca-file: cannot read '\(given)'") }
+                configuration.apnsCertificateAuthorities = given
             case "--create-tenant": createTenant = try value(argument)
             case "--name": tenantName = try value(argument)
             case "-h", "--help": return .help

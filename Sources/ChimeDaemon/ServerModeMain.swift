@@ -19,9 +19,14 @@ enum ServerModeMain {
         }
         let name = configuration.nodeName ?? "\(ProcessInfo.processInfo.hostName)/\(getpid())"
         var nodeConfiguration = ServerNode.Configuration(name: name)
-        if let retries = configuration.webhookRetries { nodeConfiguration.webhooks.schedule = retries }
-        nodeConfiguration.webhooks.operatorAllowed = configuration.webhookAllowed.compactMap(IPNetwork.init)
-        nodeConfiguration.webhooks.sender = WebhookSender(timeout: .seconds(configuration.webhookTimeout))
+        if let retries = configuration.webhookRetries { nodeConfiguration.deliveries.schedule = retries }
+        nodeConfiguration.deliveries.operatorAllowed = configuration.webhookAllowed.compactMap(IPNetwork.init)
+        nodeConfiguration.deliveries.sender = WebhookSender(timeout: .seconds(configuration.webhookTimeout))
+        if let url = configuration.apnsURL {
+            nodeConfiguration.deliveries.apns.production = url
+            nodeConfiguration.deliveries.apns.development = url
+        }
+        nodeConfiguration.deliveries.apns.certificateAuthorities = configuration.apnsCertificateAuthorities
         let node = ServerNode(database: database, configuration: nodeConfiguration, log: log)
 
         if !http.isLoopback {

@@ -13,7 +13,7 @@ import Synchronization
 ///   instants, then the node sleeps until the next one comes within reach, at most `pollInterval`, or
 ///   until a `NOTIFY` says requests were added (an earlier one may now be due first).
 /// - Streams: `TenantFeed` follows the event log, so a stream resumes on any node.
-/// - Webhooks: `WebhookDelivery` sends what the fires queued for the recipients' webhook devices.
+/// - Deliveries: `DeliveryWorker` sends what the fires queued for the recipients' webhook and APNs devices.
 /// - Retention: every `sweepInterval`, whichever node gets the advisory lock sweeps.
 public final class ServerNode: Sendable {
     public struct Configuration: Sendable {
@@ -24,7 +24,7 @@ public final class ServerNode: Sendable {
         public var pollInterval: Duration = .seconds(1)
         public var sweepInterval: Duration = .seconds(60)
         public var claimer = PostgresFireClaimer.Configuration()
-        public var webhooks = WebhookDelivery.Configuration()
+        public var deliveries = DeliveryWorker.Configuration()
 
         public init(name: String) {
             self.name = name
@@ -68,8 +68,8 @@ public final class ServerNode: Sendable {
             tasks.append(Task { await self.fireForever() })
             tasks.append(Task { await feed.run() })
             tasks.append(Task { await self.sweepForever() })
-            let webhooks = WebhookDelivery(database: database, configuration: configuration.webhooks, log: log)
-            tasks.append(Task { await webhooks.run() })
+            let deliveries = DeliveryWorker(database: database, configuration: configuration.deliveries, log: log)
+            tasks.append(Task { await deliveries.run() })
             tasks.append(
                 Task {
                     while !Task.isCancelled {

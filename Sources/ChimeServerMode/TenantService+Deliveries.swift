@@ -1,4 +1,5 @@
 public import ChimeAPI
+import ChimeCrypto
 import ChimeDelivery
 public import ChimePostgres
 public import ChimeServer
@@ -33,7 +34,49 @@ extension TenantService {
 
     public func settings(key: AuthenticatedKey) async throws -> TenantSettingsBody {
         try require(.read, key)
-        return TenantSettingsBody(outboundAllowList: try await PostgresDeliveries(database: database).allowList(tenant: key.tenant))
+        let ledger = PostgresDeliveries(database: database)
+        return TenantSettingsBody(
+            outboundAllowList: try await ledger.allowList(tenant: key.tenant),
+            apns: try await ledger.apnsKey(tenant: key.tenant).map { APNsKeySummary(teamId: $0.teamID, keyId: $0.keyID) })
+    }
+
+    public func apnsKey(key: AuthenticatedKey) async throws -> APNsKeySummary {
+        try require(.read, key)
+        guard let record = try await PostgresDeliveries(database: database).apnsKey(tenant: key.tenant) else {
+            throw APIError(.notFound, field: "apns", "the tenant has given no APNs provider key")
+        }
+        return APNsKeySummary(teamId: record.teamID, keyId: record.keyID)
+    }
+
+    /// Keeps the tenant's APNs provider key, with which every node signs the provider tokens for its APNs
+    /// devices; the key must be a P-256 key in PEM (Apple's `.p8` file) and the identifiers Apple's form.
+    public func saveAPNsKey(_ body: APNsKeyBody, key: AuthenticatedKey) async throws -> APNsKeySummary {
+        try require(.admin, key)
+        guard APNsCredentials.isIdentifier(body.teamId) else {
+            throw APIError(.invalidParameters, field: "teamId", "a team identifier is 10 capital letters and digits, as Apple's developer site shows it")
+        }
+        guard APNsCredentials.isIdentifier(body.keyId) else {
+            throw APIError(.invalidParameters, field: "keyId", "a key identifier is 10 capital letters and digits, as Apple's developer site shows it")
+        }
+        let parsed: P256PrivateKey
+        do {
+            parsed = try P256PrivateKey(pem: body.key)
+        } catch {
+            throw APIError(.invalidParameters, field: "key", "the key is the .p8 file's text: a P-256 private key in PEM (\(error.description))")
+        }
+        // Kept in PKCS#8 as parsed, whatever form it came in.
+        try await PostgresDeliveries(database: database).setAPNsKey(
+            tenant: key.tenant, APNsKeyRecord(teamID: body.teamId, keyID: body.keyId, pem: parsed.pem))
+        return APNsKeySummary(teamId: body.teamId, keyId: body.keyId)
+    }
+
+    public func removeAPNsKey(key: AuthenticatedKey) async throws {
+        try require(.admin, key)
+        let ledger = PostgresDeliveries(database: database)
+        guard try await ledger.apnsKey(tenant: key.tenant) != nil else {
+            throw APIError(.notFound, field: "apns", "the tenant has given no APNs provider key")
+        }
+        try await ledger.setAPNsKey(tenant: key.tenant, nil)
     }
 
     /// Replaces the tenant's settings; each network is checked, and kept in its canonical form.
@@ -54,8 +97,10 @@ extension TenantService {
             }
             networks.append(network.description)
         }
-        try await PostgresDeliveries(database: database).setAllowList(tenant: key.tenant, networks)
-        return TenantSettingsBody(outboundAllowList: networks)
+        let ledger = PostgresDeliveries(database: database)
+        try await ledger.setAllowList(tenant: key.tenant, networks)
+        return TenantSettingsBody(
+            outboundAllowList: networks, apns: try await ledger.apnsKey(tenant: key.tenant).map { APNsKeySummary(teamId: $0.teamID, keyId: $0.keyID) })
     }
 
     static func item(_ record: DeliveryRecord) -> DeliveryItem {

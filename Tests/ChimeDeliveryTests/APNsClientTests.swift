@@ -74,7 +74,7 @@ struct APNsClientTests {
         let gone = try await send(Self.token("0410", 1))
         #expect(gone.status == 410 && gone.reason == "Unregistered")
         let since = try #require(gone.timestamp)
-        #expect(abs(since.timeIntervalSinceNow + 60) < 30, "APNs' timestamp is when the token stopped being valid")
+        #expect(abs(since.timeIntervalSinceNow) < 30, "APNs' timestamp is when the token stopped being valid")
         let busy = try await send(Self.token("0429", 1))
         #expect(busy.status == 429 && busy.reason == "TooManyRequests")
         #expect(try await send(Self.token("0429", 1)).status == 200)

@@ -1,3 +1,4 @@
+import ChimeCore
 @testable import ChimePostgres
 import ChimeTestSupport
 import Foundation
@@ -18,10 +19,15 @@ struct PostgresDeliveriesTests {
         _ = try await PostgresDevices(database: database, tenant: tenant).save(
             recipient: "ann", identifier: "hook", channel: .webhook(url: "https://example.com/hook"), enabled: true, generatedSecret: "whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0", now: due)
         try await database.transaction { db in
-            try PostgresDeliveries.queueWebhooks(
-                [.init(tenant: tenant, recipient: "ann", app: "chat", notification: "n1", due: due, event: Array(#"{"x":1}"#.utf8))], now: due, in: db)
+            try PostgresDeliveries.queueDeliveries([Self.fired(tenant, "n1", due: due, event: #"{"x":1}"#)], now: due, in: db)
         }
         return (database, tenant)
+    }
+
+    static func fired(_ tenant: String, _ notification: String, due: Date, event: String = "{}") -> PostgresDeliveries.Fired {
+        .init(
+            tenant: tenant, recipient: "ann", app: "chat", notification: notification, due: due, event: Array(event.utf8),
+            apns: { APNsPush(content: NotificationContent(), identifier: notification, title: "Hi", subtitle: "", body: "", due: due, quietly: false) })
     }
 
     /// Only this tenant's claimed deliveries (the shared test database holds other tests' rows).
@@ -36,7 +42,7 @@ struct PostgresDeliveriesTests {
         #expect(try await Self.claim(database, tenant, now: t0.addingTimeInterval(-1), lease: 60).isEmpty, "not before it is due")
 
         let first = try #require(try await Self.claim(database, tenant, now: t0, lease: 60).first)
-        #expect(first.attempts == 1 && first.url == "https://example.com/hook" && first.secrets == ["whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0"])
+        #expect(first.attempts == 1 && first.address == "https://example.com/hook" && first.channel == "webhook" && first.headers.isEmpty && first.secrets == ["whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0"])
         let body = String(decoding: first.body, as: UTF8.self)
         #expect(body == #"{"type":"notification.delivered","timestamp":"2033-05-18T03:33:20.000Z","data":{"x":1}}"#, "\(body)")
         #expect(try await Self.claim(database, tenant, now: t0.addingTimeInterval(30), lease: 60).isEmpty, "held by its lease")
@@ -60,7 +66,7 @@ struct PostgresDeliveriesTests {
         #expect(try await ledger.replay(tenant: "someone-else", id: third.id, now: t0.addingTimeInterval(200)) == false)
         #expect(try await ledger.replay(tenant: tenant, id: third.id, now: t0.addingTimeInterval(200)))
         let replayed = try #require(try await Self.claim(database, tenant, now: t0.addingTimeInterval(200), lease: 60).first)
-        #expect(replayed.attempts == 1 && replayed.url == nil, "the device is off now, so the attempt will end it")
+        #expect(replayed.attempts == 1 && replayed.address == nil, "the device is off now, so the attempt will end it")
         #expect(try await ledger.finish(first, .accepted(status: 200), now: t0.addingTimeInterval(201)) == false, "attempt 1 again, but another claim")
     }
 
@@ -69,8 +75,7 @@ struct PostgresDeliveriesTests {
         let t0 = Date(timeIntervalSince1970: 2_000_000_000)
         let (database, tenant) = try await Self.queued(due: t0)
         try await database.transaction { db in
-            try PostgresDeliveries.queueWebhooks(
-                (2...200).map { .init(tenant: tenant, recipient: "ann", app: "chat", notification: "n\($0)", due: t0, event: Array("{}".utf8)) }, now: t0, in: db)
+            try PostgresDeliveries.queueDeliveries((2...200).map { Self.fired(tenant, "n\($0)", due: t0) }, now: t0, in: db)
         }
         let claims = try await withThrowingTaskGroup(of: [Int64].self) { group in
             for _ in 0..<4 {
@@ -86,5 +91,37 @@ struct PostgresDeliveriesTests {
             return try await group.reduce(into: [Int64]()) { $0 += $1 }
         }
         #expect(claims.count == 200 && Set(claims).count == 200)
+    }
+
+    /// An APNs device gets the APNs payload and headers, with the tenant's key; APNs' `Unregistered` turns it
+    /// off only when it was not registered again after APNs' timestamp.
+    @Test func anAPNsDeviceGetsItsPushAndIsTurnedOffOnlyIfNotRegisteredSince() async throws {
+        let t0 = Date(timeIntervalSince1970: 2_000_000_000)
+        let (database, tenant) = try await Self.queued(due: t0)
+        let devices = PostgresDevices(database: database, tenant: tenant)
+        let token = String(repeating: "ab", count: 32)
+        _ = try await devices.save(
+            recipient: "ann", identifier: "phone", channel: .apns(token: token, topic: "com.example.chat", environment: .development), enabled: true,
+            now: t0)
+        let ledger = PostgresDeliveries(database: database)
+        try await ledger.setAPNsKey(tenant: tenant, APNsKeyRecord(teamID: "TEAM000001", keyID: "KEY0000001", pem: "pem"))
+        try await database.transaction { db in try PostgresDeliveries.queueDeliveries([Self.fired(tenant, "n2", due: t0)], now: t0, in: db) }
+        let claimed = try await Self.claim(database, tenant, now: t0, lease: 60)
+        let push = try #require(claimed.first { $0.channel == "apns" })
+        #expect(claimed.count == 3, "n1 and n2 for the webhook, n2 for the phone")
+        #expect(push.address == token && push.topic == "com.example.chat" && push.environment == "development")
+        #expect(push.apnsKey == APNsKeyRecord(teamID: "TEAM000001", keyID: "KEY0000001", pem: "pem"))
+        #expect(String(decoding: push.body, as: UTF8.self) == #"{"aps":{"alert":{"title":"Hi"}}}"#)
+        #expect(APNsPush.headers(fromLines: push.headers)["apns-collapse-id"] == "n2")
+
+        // Registered again (updated) after APNs' timestamp: it stays on.
+        #expect(try await ledger.finish(push, .dead(status: 410, error: "gone", disablingDevice: "APNs: Unregistered", disabledSince: t0.addingTimeInterval(-10)), now: t0))
+        #expect(try await devices.device(recipient: "ann", identifier: "phone")?.enabled == true)
+        // Not registered since: off, since APNs' timestamp.
+        try await database.transaction { db in try PostgresDeliveries.queueDeliveries([Self.fired(tenant, "n3", due: t0)], now: t0, in: db) }
+        let again = try #require(try await Self.claim(database, tenant, now: t0, lease: 60).first { $0.channel == "apns" })
+        #expect(try await ledger.finish(again, .dead(status: 410, error: "gone", disablingDevice: "APNs: Unregistered", disabledSince: t0.addingTimeInterval(5)), now: t0.addingTimeInterval(9)))
+        let device = try await devices.device(recipient: "ann", identifier: "phone")
+        #expect(device?.enabled == false && device?.disabledReason == "APNs: Unregistered" && device?.disabledDate == t0.addingTimeInterval(5))
     }
 }

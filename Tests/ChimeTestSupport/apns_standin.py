@@ -10,7 +10,7 @@ prints one line, "PORT CERTIFICATE-PATH", and serves until it is killed. Every r
 
 What a device token's first four hex digits script (the rest is free):
   0400  400 BadDeviceToken          0404  400 DeviceTokenNotForTopic
-  0410  410 Unregistered, with a timestamp (milliseconds) one minute before the request
+  0410  410 Unregistered, with the request's time as its timestamp (milliseconds)
   0429  429 TooManyRequests the first time this token is seen, then 200
   0500  500 InternalServerError, always
   0503  503 ServiceUnavailable the first time, then 200
@@ -162,7 +162,7 @@ class State:
         if prefix == "0404":
             return 400, "DeviceTokenNotForTopic", {}
         if prefix == "0410":
-            return 410, "Unregistered", {"timestamp": int((time.time() - 60) * 1000)}
+            return 410, "Unregistered", {"timestamp": int(time.time() * 1000)}
         if prefix == "0429" and first:
             return 429, "TooManyRequests", {}
         if prefix == "0500":

@@ -158,8 +158,36 @@ public struct TenantSettingsBody: Codable, Sendable, Hashable {
     public static let maximumAllowListCount = 100
 
     public var outboundAllowList: [String]
+    /// The APNs provider key the tenant gave (`PUT /v1/settings/apns`), without the key itself; read only.
+    public var apns: APNsKeySummary?
 
-    public init(outboundAllowList: [String]) {
+    public init(outboundAllowList: [String], apns: APNsKeySummary? = nil) {
         self.outboundAllowList = outboundAllowList
+        self.apns = apns
+    }
+}
+
+/// A tenant's APNs provider key as given (`PUT /v1/settings/apns`): the team, the key's identifier, and
+/// the key (the `.p8` file's text, PEM).
+public struct APNsKeyBody: Codable, Sendable, Hashable {
+    public var teamId: String
+    public var keyId: String
+    public var key: String
+
+    public init(teamId: String, keyId: String, key: String) {
+        self.teamId = teamId
+        self.keyId = keyId
+        self.key = key
+    }
+}
+
+/// A tenant's APNs provider key as shown: never the key.
+public struct APNsKeySummary: Codable, Sendable, Hashable {
+    public var teamId: String
+    public var keyId: String
+
+    public init(teamId: String, keyId: String) {
+        self.teamId = teamId
+        self.keyId = keyId
     }
 }

@@ -1,22 +1,46 @@
 public import Foundation
+import ChimeCore
 
-/// A delivery a node claimed to send: the device as it is now, and the tenant's allow list.
+/// A delivery a node claimed to send: the device as it is now, and what the tenant set for its channel.
 public struct ClaimedDelivery: Sendable, Hashable {
     public let id: Int64
     public let tenant: String
     public let recipient: String
     public let deviceID: String
+    /// `webhook` or `apns`.
+    public let channel: String
     /// This attempt's number, from 1.
     public let attempts: Int
     /// When this claim's lease ends: with the id, what names the claim (a replay starts the attempts over).
     public let leaseUntil: Date
     public let body: [UInt8]
-    /// The webhook's URL; `nil` when the device was removed or turned off since the notification fired.
-    public let url: String?
+    /// The channel's headers fixed when the delivery was queued, one `name: value` per line.
+    public let headers: String
+    /// The webhook's URL or the APNs device token; `nil` when the device was removed or turned off since
+    /// the notification fired.
+    public let address: String?
     /// The secrets to sign with, the current one first (and the previous one while a rotation lasts).
     public let secrets: [String]
     /// The networks the tenant lets its webhooks reach although they are not public (CIDR).
     public let allowList: [String]
+    /// An APNs device's topic and environment.
+    public let topic: String?
+    public let environment: String?
+    /// The tenant's APNs provider key, if it gave one.
+    public let apnsKey: APNsKeyRecord?
+}
+
+/// A tenant's APNs provider key as kept: the team, the key's identifier and the key in PEM.
+public struct APNsKeyRecord: Sendable, Hashable {
+    public let teamID: String
+    public let keyID: String
+    public let pem: String
+
+    public init(teamID: String, keyID: String, pem: String) {
+        self.teamID = teamID
+        self.keyID = keyID
+        self.pem = pem
+    }
 }
 
 /// A delivery as its ledger shows it.
@@ -42,8 +66,10 @@ public enum DeliveryResult: Sendable, Hashable {
     case accepted(status: Int)
     /// Tried again at `at`.
     case retry(at: Date, status: Int?, error: String)
-    /// No more attempts; with `disablingDevice`, the device is turned off with that reason (a `410 Gone`).
-    case dead(status: Int?, error: String, disablingDevice: String? = nil)
+    /// No more attempts; with `disablingDevice`, the device is turned off with that reason (a webhook's
+    /// `410 Gone`, APNs' `Unregistered`), unless it was registered again after `disabledSince` (when the
+    /// channel says since when the address is invalid).
+    case dead(status: Int?, error: String, disablingDevice: String? = nil, disabledSince: Date? = nil)
 }
 
 /// Server mode's deliveries beyond the machine: one row per delivered notification and enabled device, its
@@ -58,7 +84,7 @@ public struct PostgresDeliveries: Sendable {
         self.database = database
     }
 
-    /// One delivered notification, for `queueWebhooks`.
+    /// One delivered notification, for `queueDeliveries`.
     struct Fired {
         let tenant: String
         let recipient: String
@@ -68,32 +94,42 @@ public struct PostgresDeliveries: Sendable {
         let due: Date
         /// The event's JSON (`RecipientDeliveredEvent`).
         let event: [UInt8]
+        /// What an APNs device gets; made only for recipients that have a device.
+        let apns: () -> APNsPush
     }
 
-    /// Queues a delivery for each enabled webhook device of each fired notification's recipient, in `db`'s
-    /// transaction. The bodies are sent to PostgreSQL only for recipients that have such a device.
-    static func queueWebhooks(_ fired: [Fired], now: Date, in db: PostgresConnection) throws {
+    /// The channels a delivered notification is queued for.
+    static let queuedChannels = "('webhook', 'apns')"
+
+    /// Queues a delivery for each enabled webhook and APNs device of each fired notification's recipient,
+    /// in `db`'s transaction. The bodies are sent to PostgreSQL only for recipients that have such a device.
+    static func queueDeliveries(_ fired: [Fired], now: Date, in db: PostgresConnection) throws {
         guard !fired.isEmpty else { return }
         let owners = try db.query(
             """
             SELECT DISTINCT d.tenant, d.recipient FROM device d
             JOIN unnest($1::text[], $2::text[]) AS f (tenant, recipient) ON d.tenant = f.tenant AND d.recipient = f.recipient
-            WHERE d.enabled AND d.channel = 'webhook'
+            WHERE d.enabled AND d.channel IN \(queuedChannels)
             """,
             [.texts(fired.map(\.tenant)), .texts(fired.map(\.recipient))])
         guard !owners.isEmpty else { return }
         let reached = Set(owners.compactMap { row in row[0].text.flatMap { tenant in row[1].text.map { tenant + "\u{0}" + $0 } } })
         let queued = fired.filter { reached.contains($0.tenant + "\u{0}" + $0.recipient) }
+        let pushes = queued.map { $0.apns() }
         try db.query(
             """
-            INSERT INTO delivery (tenant, recipient, device_id, channel, app_id, notification_id, body, state, next_attempt, created, updated)
-            SELECT d.tenant, d.recipient, d.device_id, d.channel, f.app_id, f.notification_id, f.body, 'queued', f.due, $7, $7
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[], $6::float8[]) AS f (tenant, recipient, app_id, notification_id, body, due)
-            JOIN device d ON d.tenant = f.tenant AND d.recipient = f.recipient AND d.enabled AND d.channel = 'webhook'
+            INSERT INTO delivery (tenant, recipient, device_id, channel, app_id, notification_id, body, headers, state, next_attempt, created, updated)
+            SELECT d.tenant, d.recipient, d.device_id, d.channel, f.app_id, f.notification_id,
+                CASE d.channel WHEN 'apns' THEN f.apns_body ELSE f.body END, CASE d.channel WHEN 'apns' THEN f.apns_headers ELSE '' END,
+                'queued', f.due, $7, $7
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[], $6::float8[], $8::bytea[], $9::text[])
+                AS f (tenant, recipient, app_id, notification_id, body, due, apns_body, apns_headers)
+            JOIN device d ON d.tenant = f.tenant AND d.recipient = f.recipient AND d.enabled AND d.channel IN \(queuedChannels)
             """,
             [
                 .texts(queued.map(\.tenant)), .texts(queued.map(\.recipient)), .texts(queued.map(\.app)), .texts(queued.map(\.notification)),
                 .array(.bytes, queued.map { .bytes(webhookBody($0)) }), .array(.double, queued.map { .date($0.due) }), .date(now),
+                .array(.bytes, pushes.map { .bytes($0.payload) }), .texts(pushes.map(\.headerLines)),
             ])
     }
 
@@ -121,9 +157,10 @@ public struct PostgresDeliveries: Sendable {
                 claimed AS (
                     UPDATE delivery SET state = 'sending', lease_until = $3, attempts = attempts + 1, updated = $1
                     FROM due WHERE delivery.id = due.id
-                    RETURNING delivery.id, delivery.tenant, delivery.recipient, delivery.device_id, delivery.attempts, delivery.body)
+                    RETURNING delivery.id, delivery.tenant, delivery.recipient, delivery.device_id, delivery.attempts, delivery.body,
+                    delivery.channel, delivery.headers)
                 SELECT c.id, c.tenant, c.recipient, c.device_id, c.attempts, c.body, d.address, d.enabled, d.secret, d.previous_secret,
-                    d.previous_secret_until, t.outbound_allow
+                    d.previous_secret_until, t.outbound_allow, c.channel, c.headers, d.topic, d.environment, t.apns_team, t.apns_key_id, t.apns_key
                 FROM claimed c JOIN tenant t ON t.tenant = c.tenant
                 LEFT JOIN device d ON d.tenant = c.tenant AND d.recipient = c.recipient AND d.device_id = c.device_id
                 ORDER BY c.id
@@ -132,15 +169,16 @@ public struct PostgresDeliveries: Sendable {
         }
         return try rows.map { row in
             guard let id = row[0].integer, let tenant = row[1].text, let recipient = row[2].text, let device = row[3].text, let attempts = row[4].integer,
-                let body = row[5].bytes, let allow = row[11].text
+                let body = row[5].bytes, let allow = row[11].text, let channel = row[12].text, let headers = row[13].text
             else { throw PostgresError.unexpectedResult("a claimed delivery") }
             let enabled = row[7] == .boolean(true)
             var secrets = row[8].text.map { [$0] } ?? []
             if let previous = row[9].text, let until = row[10].date, until > now { secrets.append(previous) }
+            let apnsKey = row[16].text.flatMap { team in row[17].text.flatMap { keyID in row[18].text.map { APNsKeyRecord(teamID: team, keyID: keyID, pem: $0) } } }
             return ClaimedDelivery(
-                id: id, tenant: tenant, recipient: recipient, deviceID: device, attempts: Int(attempts), leaseUntil: leaseUntil, body: body,
-                url: enabled ? row[6].text : nil,
-                secrets: secrets, allowList: allow.split(separator: ",").map(String.init))
+                id: id, tenant: tenant, recipient: recipient, deviceID: device, channel: channel, attempts: Int(attempts), leaseUntil: leaseUntil,
+                body: body, headers: headers, address: enabled ? row[6].text : nil, secrets: secrets, allowList: allow.split(separator: ",").map(String.init),
+                topic: row[14].text, environment: row[15].text, apnsKey: apnsKey)
         }
     }
 
@@ -156,7 +194,7 @@ public struct PostgresDeliveries: Sendable {
             switch result {
             case .accepted(let status): ("accepted", nil, status, nil)
             case .retry(let at, let status, let error): ("retrying", at, status, error)
-            case .dead(let status, let error, _): ("dead", nil, status, error)
+            case .dead(let status, let error, _, _): ("dead", nil, status, error)
             }
         return try await database.transaction { db in
             let rows = try db.query(
@@ -170,14 +208,18 @@ public struct PostgresDeliveries: Sendable {
                     error.map(PostgresValue.text) ?? .null, .date(now), .date(delivery.leaseUntil),
                 ])
             guard let row = rows.first else { return false }
-            if case .dead(_, _, let reason?) = result {
-                // Only while it still has the address that answered: a device given a new URL since stays on.
+            if case .dead(_, _, let reason?, let since) = result {
+                // Only while it still has the address that answered, and (when the channel says since when
+                // the address is invalid) was not registered again after that: such a device stays on.
                 try db.query(
                     """
-                    UPDATE device SET enabled = false, disabled_reason = $4, disabled = $5
-                    WHERE tenant = $1 AND recipient = $2 AND device_id = $3 AND address = $6
+                    UPDATE device SET enabled = false, disabled_reason = $4, disabled = coalesce($7, $5)
+                    WHERE tenant = $1 AND recipient = $2 AND device_id = $3 AND address = $6 AND ($7::float8 IS NULL OR updated <= $7)
                     """,
-                    [.text(delivery.tenant), .text(delivery.recipient), .text(delivery.deviceID), .text(reason), .date(now), .text(delivery.url ?? "")])
+                    [
+                        .text(delivery.tenant), .text(delivery.recipient), .text(delivery.deviceID), .text(reason), .date(now), .text(delivery.address ?? ""),
+                        .date(since),
+                    ])
             }
             if let event {
                 let body = try event(try Self.record(row))
@@ -235,6 +277,24 @@ public struct PostgresDeliveries: Sendable {
     public func allowList(tenant: String) async throws -> [String] {
         let rows = try await database.read { db in try db.query("SELECT outbound_allow FROM tenant WHERE tenant = $1", [.text(tenant)]) }
         return (rows.first?[0].text ?? "").split(separator: ",").map(String.init)
+    }
+
+    /// The tenant's APNs provider key, if it gave one.
+    public func apnsKey(tenant: String) async throws -> APNsKeyRecord? {
+        let rows = try await database.read { db in
+            try db.query("SELECT apns_team, apns_key_id, apns_key FROM tenant WHERE tenant = $1", [.text(tenant)])
+        }
+        guard let row = rows.first, let team = row[0].text, let keyID = row[1].text, let pem = row[2].text else { return nil }
+        return APNsKeyRecord(teamID: team, keyID: keyID, pem: pem)
+    }
+
+    /// Keeps the tenant's APNs provider key (`nil` forgets it).
+    public func setAPNsKey(tenant: String, _ key: APNsKeyRecord?) async throws {
+        try await database.transaction { db in
+            try db.query(
+                "UPDATE tenant SET apns_team = $2, apns_key_id = $3, apns_key = $4 WHERE tenant = $1",
+                [.text(tenant), key.map { .text($0.teamID) } ?? .null, key.map { .text($0.keyID) } ?? .null, key.map { .text($0.pem) } ?? .null])
+        }
     }
 
     public func setAllowList(tenant: String, _ networks: [String]) async throws {

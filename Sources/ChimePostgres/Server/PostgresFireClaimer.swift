@@ -144,11 +144,16 @@ public final class PostgresFireClaimer: Sendable {
             let events = try recorded.map { fire in
                 StoredEvent(kind: "delivered", tenant: fire.tenant, recipient: fire.recipient, readable: fire.notification.date, body: try encodeEvent(fire))
             }
-            try PostgresDeliveries.queueWebhooks(
+            try PostgresDeliveries.queueDeliveries(
                 zip(recorded, events).map { fire, event in
                     PostgresDeliveries.Fired(
                         tenant: fire.tenant, recipient: fire.recipient, app: fire.appIdentifier, notification: fire.notification.identifier,
-                        due: fire.notification.date, event: event.body)
+                        due: fire.notification.date, event: event.body,
+                        apns: {
+                            APNsPush(
+                                content: fire.notification.request.content, identifier: fire.notification.identifier, title: fire.text.title,
+                                subtitle: fire.text.subtitle, body: fire.text.body, due: fire.notification.date, quietly: fire.alerting == .quietly)
+                        })
                 }, now: now, in: db)
             try PostgresEventLog.append(events, in: db)
             return (rows.count, recorded)
