@@ -34,6 +34,11 @@ public struct ServerCommand: Equatable {
         case replay(String)
         /// `settings` shows; with `allowList`, replaces the webhooks' allow list (`[]` for `--no-allow`).
         case settings(allowList: [String]?)
+        /// `apns-key` shows the tenant's APNs provider key's identifiers.
+        case apnsKey
+        /// `apns-key set --team <id> --key-id <id> --p8 <path>`.
+        case saveAPNsKey(team: String, keyID: String, path: String)
+        case removeAPNsKey
     }
 
     /// What `recipient <id>` changes; all `nil` (and `quietHours` `nil`) only shows.
@@ -78,12 +83,17 @@ public struct ServerCommand: Equatable {
           recipient <id>                      Show a recipient: time zone, language, quiet hours.
           recipient <id> [--time-zone <zone>] [--locale <tag>] [--quiet <period>]... [--no-quiet]
                                               Create the recipient or change what is given.
-          deliveries --recipient <id>         The ledger of deliveries to the recipient's devices (webhooks),
+          deliveries --recipient <id>         The ledger of deliveries to the recipient's devices (webhooks, APNs),
                                               newest first: state, attempts, the last answer.
-          replay <delivery id>                Send a finished delivery again (same webhook-id).
+          replay <delivery id>                Send a finished delivery again (same webhook-id or apns-id).
           settings [--allow <network>]... [--no-allow]
                                               Show the tenant's settings, or replace the networks its webhooks
                                               may reach although they are private (10.0.0.0/8, fd00::/8).
+          apns-key                            The tenant's APNs provider key: its team and key identifiers.
+          apns-key set --team <id> --key-id <id> --p8 <path>
+                                              Give the APNs provider key (the .p8 file from Apple's developer
+                                              site) with which nodes sign for the tenant's APNs devices.
+          apns-key remove                     Forget it: APNs deliveries end dead until a key is given again.
           keys                                List the tenant's API keys.
           keys add <name> --scope <scope>...  Issue a key (publish, read, admin); its secret is printed once.
           keys revoke <key id>                Revoke a key at once.
@@ -115,7 +125,7 @@ public struct ServerCommand: Equatable {
     static let shortOptions = ["-r": "--recipient", "-a": "--app"]
 
     /// The actions, as a usage error lists them.
-    static let actions = "status, add, pending, delivered, remove, responses, recipient, deliveries, replay, settings, keys"
+    static let actions = "status, add, pending, delivered, remove, responses, recipient, deliveries, replay, settings, apns-key, keys"
 
     static func parse(_ arguments: [String]) throws(UsageError) -> ServerCommand {
         // The common options may stand anywhere; the rest is the action's.
@@ -214,6 +224,7 @@ public struct ServerCommand: Equatable {
         case "remove": return try parseRemove(arguments)
         case "recipient": return try parseRecipient(arguments)
         case "keys": return try parseKeys(arguments)
+        case "apns-key": return try parseAPNsKey(arguments)
         default:
             throw UsageError("unknown action '\(action)'; the actions are \(actions)", command: name)
         }
@@ -291,6 +302,36 @@ public struct ServerCommand: Equatable {
         if noQuiet && !periods.isEmpty { throw UsageError("give --quiet periods or --no-quiet, not both", command: name) }
         if noQuiet { change.quietHours = [] } else if !periods.isEmpty { change.quietHours = periods }
         return .recipient(identifier, change)
+    }
+
+    private static func parseAPNsKey(_ arguments: [String]) throws(UsageError) -> Action {
+        guard let verb = arguments.first else { return .apnsKey }
+        var reader = ArgumentReader(Array(arguments.dropFirst()), command: name)
+        switch verb {
+        case "set":
+            var team: String?
+            var keyID: String?
+            var path: String?
+            while let next = try reader.nextArgument() {
+                guard let (option, inline) = next.option else { throw UsageError("unexpected argument '\(next.positional ?? "")'", command: name) }
+                switch option {
+                case "--team": team = try reader.nonEmptyValue(for: option, inline: inline)
+                case "--key-id": keyID = try reader.nonEmptyValue(for: option, inline: inline)
+                case "--p8": path = try reader.nonEmptyValue(for: option, inline: inline)
+                default: throw UsageError("unknown option '\(option)'", command: name)
+                }
+            }
+            guard let team, let keyID, let path else { throw UsageError("apns-key set needs --team, --key-id and --p8", command: name) }
+            return .saveAPNsKey(team: team, keyID: keyID, path: path)
+        case "remove":
+            if let extra = try reader.nextArgument() {
+                throw UsageError("unexpected argument '\(extra.positional ?? extra.option?.name ?? "")'", command: name)
+            }
+            return .removeAPNsKey
+        default:
+            if verb.hasPrefix("-") { throw UsageError("unknown option '\(verb)'", command: name) }
+            throw UsageError("unknown apns-key action '\(verb)'; use apns-key, apns-key set or apns-key remove", command: name)
+        }
     }
 
     private static func parseKeys(_ arguments: [String]) throws(UsageError) -> Action {

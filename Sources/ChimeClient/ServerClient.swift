@@ -89,6 +89,24 @@ public final class ServerClient: Sendable {
         try await call(.put, "/v1/settings", body: settings)
     }
 
+    /// The tenant's APNs provider key's identifiers; `nil` when it gave none.
+    public func apnsKey() async throws -> APNsKeySummary? {
+        do {
+            return try await call(.get, "/v1/settings/apns")
+        } catch let error as APIError where error.apiCode == .notFound {
+            return nil
+        }
+    }
+
+    @discardableResult
+    public func saveAPNsKey(_ key: APNsKeyBody) async throws -> APNsKeySummary {
+        try await call(.put, "/v1/settings/apns", body: key)
+    }
+
+    public func removeAPNsKey() async throws {
+        let _: Empty? = try await call(.delete, "/v1/settings/apns")
+    }
+
     // MARK: Recipients
 
     public func recipient(_ identifier: String) async throws -> RecipientProfileBody {

@@ -61,7 +61,23 @@ struct ServerRunner {
             }
             if json { return Output.json(settings) }
             let networks = settings.outboundAllowList.isEmpty ? localized("server.allowNone") : settings.outboundAllowList.map(Output.shown).joined(separator: ", ")
-            return localized("server.allowList", networks) + "\n"
+            return localized("server.allowList", networks) + "\n" + Self.describe(settings.apns) + "\n"
+        case .apnsKey:
+            let key = try await client.apnsKey()
+            if json { return Output.json(ServerAPNsKeyOutput(apns: key)) }
+            return Self.describe(key) + "\n"
+        case .saveAPNsKey(let team, let keyID, let path):
+            let pem: String
+            do {
+                pem = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw UsageError("cannot read the APNs key file '\(path)'", command: ServerCommand.name)
+            }
+            let key = try await client.saveAPNsKey(APNsKeyBody(teamId: team, keyId: keyID, key: pem))
+            return json ? Output.json(ServerAPNsKeyOutput(apns: key)) : Self.describe(key) + "\n"
+        case .removeAPNsKey:
+            try await client.removeAPNsKey()
+            return json ? Output.json(ServerAPNsKeyOutput(apns: nil)) : localized("server.apnsKeyRemoved") + "\n"
         case .keys:
             let keys = try await client.keys()
             if json { return Output.json(keys) }
@@ -172,6 +188,12 @@ struct ServerRunner {
     }
 
     /// A recipient's profile for a person: zone, language, and each quiet period.
+    /// The tenant's APNs provider key in one line.
+    static func describe(_ key: APNsKeySummary?) -> String {
+        guard let key else { return localized("server.apnsKeyNone") }
+        return localized("server.apnsKey", Output.shown(key.teamId), Output.shown(key.keyId))
+    }
+
     static func describe(_ profile: RecipientProfileBody, _ identifier: String) -> String {
         var lines = [
             localized("server.recipient", Output.shown(identifier)),
@@ -212,6 +234,10 @@ struct ServerRemovedOutput: Encodable {
 struct ServerReplayedOutput: Encodable {
     var id: String
     var queued = true
+}
+
+struct ServerAPNsKeyOutput: Encodable {
+    let apns: APNsKeySummary?
 }
 
 struct ServerRevokedOutput: Encodable {
