@@ -118,8 +118,8 @@ let package = Package(
         .executableTarget(
             name: "chime-bench",
             dependencies: [
-                "CCurl", "ChimeClient", "ChimeDelivery", "ChimeAPI", "ChimeCore", "ChimeEngine", "ChimeSQLite", "ChimePostgres", "ChimeServer", "ChimeServerMode",
-                "ChimeStoreCoding",
+                "CCurl", "ChimeClient", "ChimeCrypto", "ChimeDelivery", "ChimeAPI", "ChimeCore", "ChimeEngine", "ChimeSQLite", "ChimePostgres", "ChimeServer",
+                "ChimeServerMode", "ChimeStoreCoding",
             ]),
 
         // Test helper: writes rows and prints each acknowledged id until it is killed, so a test can

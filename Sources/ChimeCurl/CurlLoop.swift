@@ -36,6 +36,8 @@ public final class CurlLoop: Sendable {
     }
 
     private let driver: Mutex<Driver>
+    /// Whether `submit` starts a transfer on the caller's thread, or leaves it to the loop's thread.
+    private let startsOnSubmit: Bool
     /// Wakes the loop's thread: a new timer earlier than its wait, or `stop()`.
     private let wakeup: Int32
     private let poller: Int32
@@ -43,7 +45,8 @@ public final class CurlLoop: Sendable {
     /// Starts the loop's thread, which keeps the loop until `stop()`: its owner stops it when it goes away.
     /// With `connectionsPerHost`, transfers to one host use at most that many connections (APNs asks for
     /// one HTTP/2 connection carrying many streams, not many connections).
-    public init(name: String, connectionsPerHost: Int? = nil) {
+    public init(name: String, connectionsPerHost: Int? = nil, startsOnSubmit: Bool = true) {
+        self.startsOnSubmit = startsOnSubmit
         wakeup = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         poller = epoll_create1(Int32(EPOLL_CLOEXEC))
         let driver = Driver(poller: poller, connectionsPerHost: connectionsPerHost)
@@ -63,6 +66,14 @@ public final class CurlLoop: Sendable {
             guard !driver.stopping, let multi = driver.multi else { return [Finished(transfer: transfer, code: CURLE_ABORTED_BY_CALLBACK, status: 0)] }
             driver.active[transfer.easy.raw] = transfer
             curl_multi_add_handle(multi, transfer.easy.raw)
+            guard startsOnSubmit else {
+                // The loop's thread starts it, with every other transfer added meanwhile, in one action.
+                if !driver.wakePending {
+                    driver.wakePending = true
+                    Self.wake(wakeup)
+                }
+                return []
+            }
             // Connects and writes what it can now, on this thread; the loop's thread is woken only when
             // libcurl wants a timer sooner than it would wake anyway.
             driver.act(on: CURL_SOCKET_TIMEOUT, events: 0)
@@ -97,6 +108,10 @@ public final class CurlLoop: Sendable {
                         if fd == wakeup {
                             var value: UInt64 = 0
                             _ = read(wakeup, &value, 8)
+                            if driver.wakePending {
+                                driver.wakePending = false
+                                driver.act(on: CURL_SOCKET_TIMEOUT, events: 0)
+                            }
                         } else {
                             driver.act(on: fd, events: Self.curlEvents(flags))
                         }
@@ -148,6 +163,8 @@ private final class Driver: @unchecked Sendable {
     var multi: UnsafeMutableRawPointer?
     var active: [UnsafeMutableRawPointer: CurlLoop.Transfer] = [:]
     var stopping = false
+    /// A transfer was added for the loop's thread to start, and the thread was woken for it.
+    var wakePending = false
     let poller: Int32
     /// When libcurl wants `act(on: CURL_SOCKET_TIMEOUT)`, in `DispatchTime` nanoseconds.
     var timer: UInt64?

@@ -36,6 +36,9 @@ let usage = """
                      encode(to:) and init(from:) (nanoseconds per request; --requests per round, default 200000)
       webhooks       --requests N (default 2,000) signed webhooks to a receiver on loopback that answers at once,
                      --clients at once (default 32), beside raw libcurl's keep-alive floor
+      apns           --requests N (default 5,000) APNs requests over one HTTP/2 connection to a stand-in on
+                     loopback, --clients in flight (default 100), beside h2load (nghttp2-client) driving the same
+                     stand-in with as many streams
       postgres-adds  100,000 adds to the PostgreSQL store in batches of 10,000, beside PostgreSQL's floor for
                      the same rows (needs --database; script/postgres start gives a throwaway one)
 
@@ -185,6 +188,12 @@ case "webhooks":
     var benchmark = WebhooksBenchmark()
     if let requests = options["--requests"] { benchmark.deliveries = requests }
     if let clients = options["--clients"] { benchmark.concurrency = clients }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
+case "apns":
+    var benchmark = APNsBenchmark()
+    if let requests = options["--requests"] { benchmark.requests = requests }
+    if let clients = options["--clients"] { benchmark.concurrency = clients }
+    if let rounds = options["--rounds"] { benchmark.rounds = rounds }
     print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 case "server-scale":
     guard let conninfo = paths["--database"] else {

@@ -1,5 +1,4 @@
 import CCurl
-import ChimeCrypto
 import ChimeCurl
 public import Foundation
 import Synchronization
@@ -72,12 +71,10 @@ public final class APNsClient: Sendable {
     }
 
     private func token(for credentials: APNsCredentials) -> APNsProviderToken {
-        // Keyed by the key itself too: a tenant that uploads a new key under the same identifiers gets new tokens.
-        let name = credentials.teamID + "\u{0}" + credentials.keyID + "\u{0}" + credentials.key.publicKey.point.map { String($0) }.joined(separator: ",")
-        return tokens.withLock { tokens in
-            if let existing = tokens[name] { return existing }
+        tokens.withLock { tokens in
+            if let existing = tokens[credentials.identity] { return existing }
             let made = APNsProviderToken(credentials: credentials)
-            tokens[name] = made
+            tokens[credentials.identity] = made
             return made
         }
     }
@@ -86,7 +83,7 @@ public final class APNsClient: Sendable {
         connections.withLock { connections in
             let name = team + "\u{0}" + environment.rawValue
             if let existing = connections[name] { return existing }
-            let made = CurlLoop(name: "chime.apns", connectionsPerHost: 1)
+            let made = CurlLoop(name: "chime.apns", connectionsPerHost: 1, startsOnSubmit: false)
             connections[name] = made
             return made
         }
@@ -165,10 +162,11 @@ private let keepBody: chime_curl_data_callback = { data, size, count, context in
 private let keepHeader: chime_curl_data_callback = { data, size, count, context in
     guard let data, let context else { return 0 }
     let length = size * count
-    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) }
-    let parts = line.split(separator: ":", maxSplits: 1)
-    if parts.count == 2, parts[0].lowercased() == "apns-id" {
-        Unmanaged<AnswerBuffer>.fromOpaque(context).takeUnretainedValue().apnsID = parts[1].trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    // Only `apns-id:` is kept; every other line is passed over without making a string of it.
+    let name = Array("apns-id:".utf8)
+    let bytes = UnsafeRawBufferPointer(start: data, count: length)
+    guard length > name.count, zip(bytes, name).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { return length }
+    let value = String(decoding: bytes[name.count...], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    Unmanaged<AnswerBuffer>.fromOpaque(context).takeUnretainedValue().apnsID = value
     return length
 }

@@ -8,11 +8,15 @@ public struct APNsCredentials: Sendable {
     public let teamID: String
     public let keyID: String
     public let key: P256PrivateKey
+    /// Names these credentials among others: the identifiers and the key's public point, so a tenant that
+    /// gives a new key under the same identifiers gets new tokens.
+    let identity: String
 
     public init(teamID: String, keyID: String, key: P256PrivateKey) {
         self.teamID = teamID
         self.keyID = keyID
         self.key = key
+        identity = teamID + "\u{0}" + keyID + "\u{0}" + Base64URL.encode(key.publicKey.point)
     }
 
     /// Apple's identifiers are ten characters, letters and digits.
