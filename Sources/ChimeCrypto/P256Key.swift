@@ -1,4 +1,5 @@
 import COpenSSL
+import Foundation
 
 /// A P-256 (secp256r1) private key from the system's libcrypto: what signs APNs provider tokens and Web
 /// Push's VAPID tokens (ES256), and agrees on Web Push's shared secret (ECDH).
@@ -34,6 +35,16 @@ public final class P256PrivateKey: @unchecked Sendable {  // libcrypto keys are 
             throw CryptoError("the key is not an elliptic-curve key on P-256 (an APNs or VAPID key is)")
         }
         self.init(key)
+    }
+
+    /// The key whose private scalar is `scalar` (32 bytes, big-endian), as JWKs' `d` and RFC 8291's
+    /// examples give one; libcrypto works out the public point.
+    public convenience init(scalar: [UInt8]) throws(CryptoError) {
+        guard scalar.count == 32 else { throw CryptoError("a P-256 private scalar is 32 bytes") }
+        // SEC 1's ECPrivateKey without its public key: version 1, the scalar, the curve prime256v1.
+        let der: [UInt8] = [0x30, 0x31, 0x02, 0x01, 0x01, 0x04, 0x20] + scalar + [0xA0, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]
+        let base64 = Data(der).base64EncodedString()
+        try self.init(pem: "-----BEGIN EC PRIVATE KEY-----\n\(base64)\n-----END EC PRIVATE KEY-----\n")
     }
 
     /// The key in PKCS#8 PEM, to be kept.
