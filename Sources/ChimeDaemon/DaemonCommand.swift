@@ -50,6 +50,9 @@ public struct DaemonConfiguration: Sendable {
     public var apnsURL: String?
     /// Server mode: the certificate authorities to trust for APNs instead of the system's (`--apns-ca-file`).
     public var apnsCertificateAuthorities: String?
+    /// Server mode: the certificate authorities to trust for webhooks and push services instead of the
+    /// system's (`--outbound-ca-file`).
+    public var outboundCertificateAuthorities: String?
 
     public init(paths: DaemonPaths) {
         self.paths = paths
@@ -102,7 +105,7 @@ public enum DaemonCommand: Sendable {
                       [--max-connections <n>] [--idle-timeout <seconds>] [--verbose]
                chimed --server --database <conninfo> [--http <address>] [--http-allow-remote] [--node <name>]
                       [--webhook-allow <network>]... [--webhook-timeout <seconds>] [--webhook-retries <seconds,…>]
-                      [--apns-url <url>] [--apns-ca-file <path>]
+                      [--apns-url <url>] [--apns-ca-file <path>] [--outbound-ca-file <path>]
                chimed --database <conninfo> --create-tenant <id> [--name <name>]
                chimed --paths
                chimed --help
@@ -156,6 +159,9 @@ public enum DaemonCommand: Sendable {
                                    api.sandbox.push.apple.com), for both environments: an https URL.
           --apns-ca-file <path>    Trust the certificate authorities in this PEM file for APNs instead of
                                    the system's (for a stand-in with its own certificate).
+          --outbound-ca-file <path>
+                                   Trust the certificate authorities in this PEM file for https webhooks
+                                   and browsers' push services (Web Push) instead of the system's.
           --create-tenant <id>     Make a tenant in --database and print its first admin key, once.
           --name <name>            The new tenant's display name (default: its id).
           --paths                  Print the data, store, registry, socket and token paths, and exit.
@@ -217,6 +223,10 @@ public enum DaemonCommand: Sendable {
                 let given = try value(argument)
                 guard FileManager.default.isReadableFile(atPath: given) else { throw UsageError(description: "--apns-ca-file: cannot read '\(given)'") }
                 configuration.apnsCertificateAuthorities = given
+            case "--outbound-ca-file":
+                let given = try value(argument)
+                guard FileManager.default.isReadableFile(atPath: given) else { throw UsageError(description: "--outbound-ca-file: cannot read '\(given)'") }
+                configuration.outboundCertificateAuthorities = given
             case "--create-tenant": createTenant = try value(argument)
             case "--name": tenantName = try value(argument)
             case "-h", "--help": return .help

@@ -21,7 +21,8 @@ enum ServerModeMain {
         var nodeConfiguration = ServerNode.Configuration(name: name)
         if let retries = configuration.webhookRetries { nodeConfiguration.deliveries.schedule = retries }
         nodeConfiguration.deliveries.operatorAllowed = configuration.webhookAllowed.compactMap(IPNetwork.init)
-        nodeConfiguration.deliveries.sender = WebhookSender(timeout: .seconds(configuration.webhookTimeout))
+        nodeConfiguration.deliveries.sender = WebhookSender(
+            timeout: .seconds(configuration.webhookTimeout), certificateAuthorities: configuration.outboundCertificateAuthorities)
         if let url = configuration.apnsURL {
             nodeConfiguration.deliveries.apns.production = url
             nodeConfiguration.deliveries.apns.development = url

@@ -24,6 +24,7 @@ import Foundation
 /// POST   /v1/deliveries/{id}/replay                     send a finished delivery again
 /// GET|PUT /v1/settings                                  the tenant's settings (the webhooks' allow list)
 /// GET|PUT|DELETE /v1/settings/apns                      the tenant's APNs provider key (never shown)
+/// GET|PUT /v1/settings/webpush                          the tenant's VAPID public key and contact
 /// GET    /v1/apps/{app}/strings                         the app's strings tables by language
 /// GET|PUT|DELETE /v1/apps/{app}/strings/{language}      one table (a Localizable.strings file)
 /// GET    /v1/events?recipient=                          the tenant's deliveries and responses (SSE)
@@ -160,6 +161,10 @@ public final class TenantAPIHandler: HTTPHandler {
         } else if Self.match(head.method, segments, "DELETE", ["v1", "settings", "apns"]) != nil {
             try await service.removeAPNsKey(key: key)
             return HTTPResponse(status: 204)
+        } else if Self.match(head.method, segments, "GET", ["v1", "settings", "webpush"]) != nil {
+            return try .json(try await service.webPushSettings(key: key))
+        } else if Self.match(head.method, segments, "PUT", ["v1", "settings", "webpush"]) != nil {
+            return try .json(try await service.saveWebPushSettings(try Self.decode(WebPushSettingsBody.self, request), key: key))
         } else if let values = Self.match(head.method, segments, "GET", ["v1", "apps", "*", "strings"]) {
             return try .json(try await service.strings(app: values[0], key: key))
         } else if let values = Self.match(head.method, segments, "GET", ["v1", "apps", "*", "strings", "*"]) {
@@ -205,7 +210,7 @@ public final class TenantAPIHandler: HTTPHandler {
         "DELETE /v1/recipients/*/apps/*/pending", "POST /v1/recipients/*/apps/*/delivered/*/response", "GET /v1/recipients/*/responses",
         "GET /v1/recipients/*/devices", "GET /v1/recipients/*/devices/*", "PUT /v1/recipients/*/devices/*", "DELETE /v1/recipients/*/devices/*",
         "GET /v1/recipients/*/deliveries", "POST /v1/deliveries/*/replay", "GET /v1/settings", "PUT /v1/settings",
-        "GET /v1/settings/apns", "PUT /v1/settings/apns", "DELETE /v1/settings/apns",
+        "GET /v1/settings/apns", "PUT /v1/settings/apns", "DELETE /v1/settings/apns", "GET /v1/settings/webpush", "PUT /v1/settings/webpush",
         "GET /v1/apps/*/strings", "GET /v1/apps/*/strings/*", "PUT /v1/apps/*/strings/*", "DELETE /v1/apps/*/strings/*",
         "GET /v1/events", "GET /v1/keys", "POST /v1/keys", "DELETE /v1/keys/*",
     ]

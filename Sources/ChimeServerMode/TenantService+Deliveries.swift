@@ -70,6 +70,33 @@ extension TenantService {
         return APNsKeySummary(teamId: body.teamId, keyId: body.keyId)
     }
 
+    /// The tenant's VAPID public key (made the first time it is asked for) and contact: what its pages
+    /// subscribe browsers with.
+    public func webPushSettings(key: AuthenticatedKey) async throws -> WebPushSettingsBody {
+        try require(.read, key)
+        guard let record = try await PostgresDeliveries(database: database).vapidKey(tenant: key.tenant, make: { P256PrivateKey.generate().pem }),
+            let pair = try? P256PrivateKey(pem: record.pem)
+        else { throw APIError(.internalError, "the tenant's VAPID key could not be read") }
+        return WebPushSettingsBody(applicationServerKey: VAPID(key: pair).applicationServerKey, subject: record.subject)
+    }
+
+    /// Sets the contact push services see (VAPID's `sub`): `mailto:` or `https:`; none when absent.
+    public func saveWebPushSettings(_ body: WebPushSettingsBody, key: AuthenticatedKey) async throws -> WebPushSettingsBody {
+        try require(.admin, key)
+        if let subject = body.subject {
+            let scheme = subject.hasPrefix("mailto:") || subject.hasPrefix("https://")
+            guard scheme, subject.utf8.count <= WebPushSettingsBody.maximumSubjectLength,
+                !subject.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " })
+            else {
+                throw APIError(
+                    .invalidParameters, field: "subject",
+                    "the contact is a mailto: or https: URL of at most \(WebPushSettingsBody.maximumSubjectLength) bytes, without spaces")
+            }
+        }
+        try await PostgresDeliveries(database: database).setVAPIDSubject(tenant: key.tenant, body.subject)
+        return try await webPushSettings(key: key)
+    }
+
     public func removeAPNsKey(key: AuthenticatedKey) async throws {
         try require(.admin, key)
         let ledger = PostgresDeliveries(database: database)

@@ -24,9 +24,13 @@ public struct WebhookSender: Sendable {
     }
 
     public var timeout: Duration
+    /// Certificate authorities to trust instead of the system's (a test's push service with its own
+    /// certificate).
+    public var certificateAuthorities: String?
 
-    public init(timeout: Duration = .seconds(15)) {
+    public init(timeout: Duration = .seconds(15), certificateAuthorities: String? = nil) {
         self.timeout = timeout
+        self.certificateAuthorities = certificateAuthorities
     }
 
     /// Attempts are blocking libcurl transfers; they run here, several at once, never on a thread Swift
@@ -34,20 +38,24 @@ public struct WebhookSender: Sendable {
     private static let transfers = DispatchQueue(label: "chime.webhooks", attributes: .concurrent)
     private static let initializeLibrary: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
 
-    /// POSTs `body` (JSON) with `headers` to `url`, if `policy` lets its host be reached.
-    public func send(_ body: [UInt8], headers: [(name: String, value: String)], to url: String, policy: OutboundAddressPolicy) async -> Outcome {
-        let timeout = timeout
+    /// POSTs `body` (JSON unless `contentType` says otherwise) with `headers` to `url`, if `policy` lets its
+    /// host be reached. Web Push messages go this way too: to a browser's push service, as a webhook goes
+    /// to its receiver.
+    public func send(
+        _ body: [UInt8], headers: [(name: String, value: String)], to url: String, policy: OutboundAddressPolicy, contentType: String = "application/json"
+    ) async -> Outcome {
+        let sender = self
         return await withCheckedContinuation { continuation in
             // The lookup blocks too: here, not on a thread Swift concurrency needs.
-            Self.transfers.async { continuation.resume(returning: Self.attempt(url, policy: policy, body: body, headers: headers, timeout: timeout)) }
+            Self.transfers.async {
+                continuation.resume(returning: sender.attempt(url, policy: policy, body: body, headers: [("Content-Type", contentType)] + headers))
+            }
         }
     }
 
-    private static func attempt(_ url: String, policy: OutboundAddressPolicy, body: [UInt8], headers: [(name: String, value: String)], timeout: Duration)
-        -> Outcome
-    {
+    private func attempt(_ url: String, policy: OutboundAddressPolicy, body: [UInt8], headers: [(name: String, value: String)]) -> Outcome {
         do throws(TargetError) {
-            return perform(try target(url, policy: policy), body: body, headers: headers, timeout: timeout)
+            return perform(try Self.target(url, policy: policy), body: body, headers: headers)
         } catch {
             switch error {
             case .refused(let reason): return .refused(reason)
@@ -92,12 +100,11 @@ public struct WebhookSender: Sendable {
         return Target(url: url, pin: "\(pinnedHost):\(port):\(list)")
     }
 
-    private static func perform(_ target: Target, body: [UInt8], headers extra: [(name: String, value: String)], timeout: Duration) -> Outcome {
+    private func perform(_ target: Target, body: [UInt8], headers extra: [(name: String, value: String)]) -> Outcome {
         Self.initializeLibrary
         guard let curl = curl_easy_init() else { return .failed("libcurl could not start a transfer") }
         defer { curl_easy_cleanup(curl) }
         var headers: UnsafeMutablePointer<curl_slist>?
-        headers = curl_slist_append(headers, "Content-Type: application/json")
         headers = curl_slist_append(headers, "Expect:")
         for (name, value) in extra { headers = curl_slist_append(headers, "\(name): \(value)") }
         defer { curl_slist_free_all(headers) }
@@ -117,6 +124,7 @@ public struct WebhookSender: Sendable {
         _ = chime_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, milliseconds)
         _ = chime_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, min(milliseconds, 10_000))
         _ = chime_curl_setopt_string(curl, CURLOPT_USERAGENT, "Chime-Webhooks/1")
+        if let certificateAuthorities { _ = chime_curl_setopt_string(curl, CURLOPT_CAINFO, certificateAuthorities) }
         _ = chime_curl_setopt_list(curl, CURLOPT_HTTPHEADER, headers)
         _ = chime_curl_setopt_long(curl, CURLOPT_POST, 1)
         _ = chime_curl_setopt_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))

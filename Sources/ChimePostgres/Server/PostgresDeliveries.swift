@@ -7,7 +7,7 @@ public struct ClaimedDelivery: Sendable, Hashable {
     public let tenant: String
     public let recipient: String
     public let deviceID: String
-    /// `webhook` or `apns`.
+    /// `webhook`, `apns` or `webpush`.
     public let channel: String
     /// This attempt's number, from 1.
     public let attempts: Int
@@ -16,8 +16,8 @@ public struct ClaimedDelivery: Sendable, Hashable {
     public let body: [UInt8]
     /// The channel's headers fixed when the delivery was queued, one `name: value` per line.
     public let headers: String
-    /// The webhook's URL or the APNs device token; `nil` when the device was removed or turned off since
-    /// the notification fired.
+    /// The webhook's URL, the APNs device token or the push service's endpoint; `nil` when the device was
+    /// removed or turned off since the notification fired.
     public let address: String?
     /// The secrets to sign with, the current one first (and the previous one while a rotation lasts).
     public let secrets: [String]
@@ -28,6 +28,18 @@ public struct ClaimedDelivery: Sendable, Hashable {
     public let environment: String?
     /// The tenant's APNs provider key, if it gave one.
     public let apnsKey: APNsKeyRecord?
+    /// A Web Push subscription's browser key and secret (base64url, as the browser gave them).
+    public let p256dh: String?
+    public let auth: String?
+    /// The tenant's VAPID key (PEM) and contact, for Web Push.
+    public let vapidKey: String?
+    public let vapidSubject: String?
+}
+
+/// A tenant's VAPID key pair as kept (PEM), and the contact it signs with.
+public struct VAPIDRecord: Sendable, Hashable {
+    public let pem: String
+    public let subject: String?
 }
 
 /// A tenant's APNs provider key as kept: the team, the key's identifier and the key in PEM.
@@ -99,10 +111,12 @@ public struct PostgresDeliveries: Sendable {
     }
 
     /// The channels a delivered notification is queued for.
-    static let queuedChannels = "('webhook', 'apns')"
+    static let queuedChannels = "('webhook', 'apns', 'webpush')"
 
-    /// Queues a delivery for each enabled webhook and APNs device of each fired notification's recipient,
-    /// in `db`'s transaction. The bodies are sent to PostgreSQL only for recipients that have such a device.
+    /// Queues a delivery for each enabled webhook, APNs and Web Push device of each fired notification's
+    /// recipient, in `db`'s transaction: a webhook and a push subscription get the Standard Webhooks body
+    /// (a push subscription's message is made from it when it is sent), an APNs device its `APNsPush`. The
+    /// bodies are sent to PostgreSQL only for recipients that have such a device.
     static func queueDeliveries(_ fired: [Fired], now: Date, in db: PostgresConnection) throws {
         guard !fired.isEmpty else { return }
         let owners = try db.query(
@@ -160,7 +174,8 @@ public struct PostgresDeliveries: Sendable {
                     RETURNING delivery.id, delivery.tenant, delivery.recipient, delivery.device_id, delivery.attempts, delivery.body,
                     delivery.channel, delivery.headers)
                 SELECT c.id, c.tenant, c.recipient, c.device_id, c.attempts, c.body, d.address, d.enabled, d.secret, d.previous_secret,
-                    d.previous_secret_until, t.outbound_allow, c.channel, c.headers, d.topic, d.environment, t.apns_team, t.apns_key_id, t.apns_key
+                    d.previous_secret_until, t.outbound_allow, c.channel, c.headers, d.topic, d.environment, t.apns_team, t.apns_key_id, t.apns_key,
+                    d.p256dh, d.auth, t.vapid_key, t.vapid_subject
                 FROM claimed c JOIN tenant t ON t.tenant = c.tenant
                 LEFT JOIN device d ON d.tenant = c.tenant AND d.recipient = c.recipient AND d.device_id = c.device_id
                 ORDER BY c.id
@@ -178,7 +193,8 @@ public struct PostgresDeliveries: Sendable {
             return ClaimedDelivery(
                 id: id, tenant: tenant, recipient: recipient, deviceID: device, channel: channel, attempts: Int(attempts), leaseUntil: leaseUntil,
                 body: body, headers: headers, address: enabled ? row[6].text : nil, secrets: secrets, allowList: allow.split(separator: ",").map(String.init),
-                topic: row[14].text, environment: row[15].text, apnsKey: apnsKey)
+                topic: row[14].text, environment: row[15].text, apnsKey: apnsKey, p256dh: row[19].text, auth: row[20].text, vapidKey: row[21].text,
+                vapidSubject: row[22].text)
         }
     }
 
@@ -294,6 +310,29 @@ public struct PostgresDeliveries: Sendable {
             try db.query(
                 "UPDATE tenant SET apns_team = $2, apns_key_id = $3, apns_key = $4 WHERE tenant = $1",
                 [.text(tenant), key.map { .text($0.teamID) } ?? .null, key.map { .text($0.keyID) } ?? .null, key.map { .text($0.pem) } ?? .null])
+        }
+    }
+
+    /// The tenant's VAPID key pair and contact; the key is made (by `make`, once, whichever node asks
+    /// first) when the tenant has none yet.
+    public func vapidKey(tenant: String, make: () -> String) async throws -> VAPIDRecord? {
+        let read = "SELECT vapid_key, vapid_subject FROM tenant WHERE tenant = $1"
+        var rows = try await database.read { db in try db.query(read, [.text(tenant)]) }
+        if let row = rows.first, row[0].text == nil {
+            let made = make()
+            rows = try await database.transaction { db in
+                // Another node may have made one meanwhile: the first one kept is everyone's.
+                try db.query("UPDATE tenant SET vapid_key = $2 WHERE tenant = $1 AND vapid_key IS NULL", [.text(tenant), .text(made)])
+                return try db.query(read, [.text(tenant)])
+            }
+        }
+        guard let row = rows.first, let pem = row[0].text else { return nil }
+        return VAPIDRecord(pem: pem, subject: row[1].text)
+    }
+
+    public func setVAPIDSubject(tenant: String, _ subject: String?) async throws {
+        try await database.transaction { db in
+            try db.query("UPDATE tenant SET vapid_subject = $2 WHERE tenant = $1", [.text(tenant), subject.map(PostgresValue.text) ?? .null])
         }
     }
 

@@ -224,15 +224,19 @@ enum PostgresNotificationSchema {
                 CREATE INDEX delivery_leased ON delivery (lease_until) WHERE state = 'sending';
                 CREATE INDEX delivery_by_recipient ON delivery (tenant, recipient, id);
                 """),
-        // Server mode: APNs. A tenant's provider key (team, key identifier, the .p8 key), with which nodes
-        // sign provider tokens for its devices; a delivery's channel headers (APNs' push type, priority,
-        // expiration and collapse identifier), fixed when it is queued.
+        // Server mode: APNs and Web Push. A tenant's APNs provider key (team, key identifier, the .p8 key),
+        // with which nodes sign provider tokens for its devices; its VAPID key pair (made by Chime the first
+        // time it is asked for) and contact, with which nodes sign for its browsers' push services; a
+        // delivery's channel headers (APNs' push type, priority, expiration and collapse identifier), fixed
+        // when it is queued.
         PostgresMigration(
-            version: 7, name: "APNs",
+            version: 7, name: "APNs and Web Push",
             sql: """
                 ALTER TABLE tenant ADD COLUMN apns_team text;
                 ALTER TABLE tenant ADD COLUMN apns_key_id text;
                 ALTER TABLE tenant ADD COLUMN apns_key text;
+                ALTER TABLE tenant ADD COLUMN vapid_key text;
+                ALTER TABLE tenant ADD COLUMN vapid_subject text;
                 ALTER TABLE delivery ADD COLUMN headers text NOT NULL DEFAULT '';
                 """),
     ]

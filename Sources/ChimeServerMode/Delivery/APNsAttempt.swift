@@ -13,9 +13,10 @@ extension DeliveryWorker {
         guard let record = delivery.apnsKey else {
             return .dead(status: nil, error: "the tenant has no APNs provider key (PUT /v1/settings/apns)")
         }
-        guard let credentials = apnsKeys.credentials(record) else {
+        guard let key = privateKeys.key(record.pem) else {
             return .dead(status: nil, error: "the tenant's APNs provider key is not a P-256 key")
         }
+        let credentials = APNsCredentials(teamID: record.teamID, keyID: record.keyID, key: key)
         let headers = APNsPush.headers(fromLines: delivery.headers)
         let notification = APNsNotification(
             deviceToken: token, topic: delivery.topic ?? "", pushType: headers["apns-push-type"] ?? "alert",
@@ -71,21 +72,20 @@ extension DeliveryWorker {
     }
 }
 
-/// Tenants' provider keys read once: a key's PEM is parsed the first time a delivery needs it, and the same
-/// credentials (and so the same provider token) serve every delivery of the tenant after.
-final class APNsKeyCache: Sendable {
-    private let keys = Mutex<[APNsKeyRecord: APNsCredentials]>([:])
+/// Tenants' keys (APNs provider keys, VAPID keys) read once: a key's PEM is parsed the first time a
+/// delivery needs it, and the same key serves every delivery of the tenant after.
+final class PrivateKeyCache: Sendable {
+    private let keys = Mutex<[String: P256PrivateKey]>([:])
     /// More keys than tenants on a node is a leak; past it the cache starts over.
     static let capacity = 10_000
 
-    func credentials(_ record: APNsKeyRecord) -> APNsCredentials? {
-        if let known = keys.withLock({ $0[record] }) { return known }
-        guard let key = try? P256PrivateKey(pem: record.pem) else { return nil }
-        let credentials = APNsCredentials(teamID: record.teamID, keyID: record.keyID, key: key)
+    func key(_ pem: String) -> P256PrivateKey? {
+        if let known = keys.withLock({ $0[pem] }) { return known }
+        guard let key = try? P256PrivateKey(pem: pem) else { return nil }
         keys.withLock { keys in
             if keys.count >= Self.capacity { keys = [:] }
-            keys[record] = credentials
+            keys[pem] = key
         }
-        return credentials
+        return key
     }
 }

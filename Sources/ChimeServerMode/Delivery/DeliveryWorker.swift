@@ -5,11 +5,11 @@ public import ChimePostgres
 public import Foundation
 
 /// Server mode's deliveries beyond the machine: claims due deliveries from the ledger
-/// (`PostgresDeliveries`), makes each attempt on its channel (`sendWebhook`, `sendAPNs`), and records the
+/// (`PostgresDeliveries`), makes each attempt on its channel (`sendWebhook`, `sendAPNs`, `sendWebPush`), and records the
 /// outcome: accepted, tried again on `schedule` (with ±10% jitter, and not before a `Retry-After` up to
 /// the schedule's longest pause), or dead — after its last attempt, or at once when the channel says the
 /// request can never succeed, which for a gone address (a webhook's `410 Gone`, APNs' `Unregistered`,
-/// `BadDeviceToken`) also turns the device off. Each outcome is also a `delivery` event on the tenant's
+/// `BadDeviceToken`, a push service's 404 or 410) also turns the device off. Each outcome is also a `delivery` event on the tenant's
 /// stream (`GET /v1/events`).
 public struct DeliveryWorker: Sendable {
     public struct Configuration: Sendable {
@@ -40,7 +40,7 @@ public struct DeliveryWorker: Sendable {
     let configuration: Configuration
     let log: any EngineLog
     let apns: APNsClient
-    let apnsKeys = APNsKeyCache()
+    let privateKeys = PrivateKeyCache()
 
     public init(database: PostgresDatabase, configuration: Configuration = Configuration(), log: any EngineLog) {
         deliveries = PostgresDeliveries(database: database)
@@ -91,6 +91,7 @@ public struct DeliveryWorker: Sendable {
         switch delivery.channel {
         case "webhook": return await sendWebhook(delivery, to: address)
         case "apns": return await sendAPNs(delivery, to: address)
+        case "webpush": return await sendWebPush(delivery, to: address)
         default: return .dead(status: nil, error: "Chime does not send to \(delivery.channel) devices")
         }
     }
