@@ -39,6 +39,8 @@ public struct ServerCommand: Equatable {
         /// `apns-key set --team <id> --key-id <id> --p8 <path>`.
         case saveAPNsKey(team: String, keyID: String, path: String)
         case removeAPNsKey
+        /// `webpush` shows the VAPID public key; `--subject` sets the contact, `--no-subject` (`""`) clears it.
+        case webPush(subject: String?)
     }
 
     /// What `recipient <id>` changes; all `nil` (and `quietHours` `nil`) only shows.
@@ -94,6 +96,10 @@ public struct ServerCommand: Equatable {
                                               Give the APNs provider key (the .p8 file from Apple's developer
                                               site) with which nodes sign for the tenant's APNs devices.
           apns-key remove                     Forget it: APNs deliveries end dead until a key is given again.
+          webpush [--subject <url> | --no-subject]
+                                              The tenant's VAPID public key, for its pages' pushManager.subscribe
+                                              (Chime makes the key pair), and the contact push services see;
+                                              --subject sets it (mailto: or https:).
           keys                                List the tenant's API keys.
           keys add <name> --scope <scope>...  Issue a key (publish, read, admin); its secret is printed once.
           keys revoke <key id>                Revoke a key at once.
@@ -125,7 +131,7 @@ public struct ServerCommand: Equatable {
     static let shortOptions = ["-r": "--recipient", "-a": "--app"]
 
     /// The actions, as a usage error lists them.
-    static let actions = "status, add, pending, delivered, remove, responses, recipient, deliveries, replay, settings, apns-key, keys"
+    static let actions = "status, add, pending, delivered, remove, responses, recipient, deliveries, replay, settings, apns-key, webpush, keys"
 
     static func parse(_ arguments: [String]) throws(UsageError) -> ServerCommand {
         // The common options may stand anywhere; the rest is the action's.
@@ -225,6 +231,17 @@ public struct ServerCommand: Equatable {
         case "recipient": return try parseRecipient(arguments)
         case "keys": return try parseKeys(arguments)
         case "apns-key": return try parseAPNsKey(arguments)
+        case "webpush":
+            var reader = ArgumentReader(arguments, command: name)
+            var subject: String?
+            while let (option, inline) = try reader.nextOption() {
+                switch option {
+                case "--subject": subject = try reader.nonEmptyValue(for: option, inline: inline)
+                case "--no-subject": subject = ""
+                default: throw UsageError("unknown option '\(option)'", command: name)
+                }
+            }
+            return .webPush(subject: subject)
         default:
             throw UsageError("unknown action '\(action)'; the actions are \(actions)", command: name)
         }

@@ -103,6 +103,16 @@ public final class ServerClient: Sendable {
         try await call(.put, "/v1/settings/apns", body: key)
     }
 
+    /// The tenant's VAPID public key (made on the first request) and contact.
+    public func webPushSettings() async throws -> WebPushSettingsBody {
+        try await call(.get, "/v1/settings/webpush")
+    }
+
+    @discardableResult
+    public func saveWebPushSettings(_ settings: WebPushSettingsBody) async throws -> WebPushSettingsBody {
+        try await call(.put, "/v1/settings/webpush", body: settings)
+    }
+
     public func removeAPNsKey() async throws {
         let _: Empty? = try await call(.delete, "/v1/settings/apns")
     }

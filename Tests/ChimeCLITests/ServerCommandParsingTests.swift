@@ -110,6 +110,10 @@ struct ServerCommandParsingTests {
         #expect(refusal(["apns-key", "set", "--team", "T", "--key-id", "K", "--p8", "x", "extra"]) == "unexpected argument 'extra'")
         #expect(refusal(["apns-key", "rotate"])?.hasPrefix("unknown apns-key action 'rotate'") == true)
         #expect(refusal(["apns-key", "remove", "now"]) == "unexpected argument 'now'")
+        #expect(try parse(["webpush"]).action == .webPush(subject: nil))
+        #expect(try parse(["webpush", "--subject", "mailto:ops@example.com"]).action == .webPush(subject: "mailto:ops@example.com"))
+        #expect(try parse(["webpush", "--no-subject"]).action == .webPush(subject: ""))
+        #expect(refusal(["webpush", "--key", "x"]) == "unknown option '--key'")
     }
 
     @Test func anActionIsNeededAndKnown() {

@@ -184,6 +184,14 @@ struct ServerCommandLineTests {
         #expect(notAKey.exitCode == .failure && notAKey.standardError.contains("P-256 private key"), "\(notAKey)")
         #expect(await chime(["apns-key", "remove"], cluster, key: key).standardOutput == "The APNs provider key is forgotten.\n")
         #expect(try cluster.call("GET", "/v1/settings/apns", key: key).status == 404)
+        // The VAPID public key, made once, and the contact push services see.
+        let vapid = await chime(["webpush"], cluster, key: key).standardOutput
+        let published = try #require((try cluster.call("GET", "/v1/settings/webpush", key: key).json as? [String: Any])?["applicationServerKey"] as? String)
+        #expect(vapid == "VAPID public key (applicationServerKey): \(published)\nContact push services see: none (chime server webpush --subject mailto:…)\n", "\(vapid)")
+        #expect(await chime(["webpush", "--subject", "mailto:ops@example.com"], cluster, key: key).standardOutput.hasSuffix("see: mailto:ops@example.com\n"))
+        let badSubject = await chime(["webpush", "--subject", "ops@example.com"], cluster, key: key)
+        #expect(badSubject.exitCode == .failure && badSubject.standardError.contains("mailto: or https:"), "\(badSubject)")
+        #expect(await chime(["webpush", "--no-subject", "--json"], cluster, key: key).standardOutput.contains(published))
         let shown = await chime(["apns-key", "--json"], cluster, key: key).standardOutput
         let object = try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any]
         #expect(object != nil && object?["apns"] == nil, "\(shown)")

@@ -75,6 +75,16 @@ struct ServerRunner {
             }
             let key = try await client.saveAPNsKey(APNsKeyBody(teamId: team, keyId: keyID, key: pem))
             return json ? Output.json(ServerAPNsKeyOutput(apns: key)) : Self.describe(key) + "\n"
+        case .webPush(let subject):
+            let settings =
+                if let subject {
+                    try await client.saveWebPushSettings(WebPushSettingsBody(subject: subject.isEmpty ? nil : subject))
+                } else {
+                    try await client.webPushSettings()
+                }
+            if json { return Output.json(settings) }
+            return localized("server.vapidKey", settings.applicationServerKey ?? "") + "\n"
+                + localized("server.vapidSubject", settings.subject.map(Output.shown) ?? localized("server.vapidNoSubject")) + "\n"
         case .removeAPNsKey:
             try await client.removeAPNsKey()
             return json ? Output.json(ServerAPNsKeyOutput(apns: nil)) : localized("server.apnsKeyRemoved") + "\n"
