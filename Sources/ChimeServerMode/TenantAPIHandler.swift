@@ -25,6 +25,7 @@ import Foundation
 /// GET|PUT /v1/settings                                  the tenant's settings (the webhooks' allow list)
 /// GET|PUT|DELETE /v1/settings/apns                      the tenant's APNs provider key (never shown)
 /// GET|PUT /v1/settings/webpush                          the tenant's VAPID public key and contact
+/// GET|PUT|DELETE /v1/settings/ledger-webhook            where every change of a delivery is POSTed
 /// GET    /v1/apps/{app}/strings                         the app's strings tables by language
 /// GET|PUT|DELETE /v1/apps/{app}/strings/{language}      one table (a Localizable.strings file)
 /// GET    /v1/events?recipient=                          the tenant's deliveries and responses (SSE)
@@ -161,6 +162,13 @@ public final class TenantAPIHandler: HTTPHandler {
         } else if Self.match(head.method, segments, "DELETE", ["v1", "settings", "apns"]) != nil {
             try await service.removeAPNsKey(key: key)
             return HTTPResponse(status: 204)
+        } else if Self.match(head.method, segments, "GET", ["v1", "settings", "ledger-webhook"]) != nil {
+            return try .json(try await service.ledgerWebhook(key: key))
+        } else if Self.match(head.method, segments, "PUT", ["v1", "settings", "ledger-webhook"]) != nil {
+            return try .json(try await service.saveLedgerWebhook(try Self.decode(WebhookAddress.self, request), key: key))
+        } else if Self.match(head.method, segments, "DELETE", ["v1", "settings", "ledger-webhook"]) != nil {
+            try await service.removeLedgerWebhook(key: key)
+            return HTTPResponse(status: 204)
         } else if Self.match(head.method, segments, "GET", ["v1", "settings", "webpush"]) != nil {
             return try .json(try await service.webPushSettings(key: key))
         } else if Self.match(head.method, segments, "PUT", ["v1", "settings", "webpush"]) != nil {
@@ -211,6 +219,7 @@ public final class TenantAPIHandler: HTTPHandler {
         "GET /v1/recipients/*/devices", "GET /v1/recipients/*/devices/*", "PUT /v1/recipients/*/devices/*", "DELETE /v1/recipients/*/devices/*",
         "GET /v1/recipients/*/deliveries", "POST /v1/deliveries/*/replay", "GET /v1/settings", "PUT /v1/settings",
         "GET /v1/settings/apns", "PUT /v1/settings/apns", "DELETE /v1/settings/apns", "GET /v1/settings/webpush", "PUT /v1/settings/webpush",
+        "GET /v1/settings/ledger-webhook", "PUT /v1/settings/ledger-webhook", "DELETE /v1/settings/ledger-webhook",
         "GET /v1/apps/*/strings", "GET /v1/apps/*/strings/*", "PUT /v1/apps/*/strings/*", "DELETE /v1/apps/*/strings/*",
         "GET /v1/events", "GET /v1/keys", "POST /v1/keys", "DELETE /v1/keys/*",
     ]

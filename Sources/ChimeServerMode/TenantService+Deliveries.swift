@@ -97,6 +97,44 @@ extension TenantService {
         return try await webPushSettings(key: key)
     }
 
+    /// The webhook the tenant's ledger is POSTed to (without its secret).
+    public func ledgerWebhook(key: AuthenticatedKey) async throws -> WebhookAddress {
+        try require(.read, key)
+        guard let webhook = try await PostgresDeliveries(database: database).ledgerWebhook(tenant: key.tenant) else {
+            throw APIError(.notFound, field: "ledgerWebhook", "the tenant has no ledger webhook")
+        }
+        return WebhookAddress(url: webhook.url)
+    }
+
+    /// Sets the webhook every change of a delivery's state is POSTed to, signed as the recipients' webhooks
+    /// are; the answer shows the secret when Chime made it (none given, none kept before).
+    public func saveLedgerWebhook(_ body: WebhookAddress, key: AuthenticatedKey) async throws -> WebhookAddress {
+        try require(.admin, key)
+        do {
+            _ = try Device.Channel.webhook(url: body.url).checked()
+        } catch {
+            throw APIError(.invalidParameters, field: "url", error.description.replacingOccurrences(of: "webhook.url", with: "url"))
+        }
+        if let secret = body.secret, WebhookSecret(secret) == nil {
+            throw APIError(.invalidParameters, field: "secret", "a webhook secret is whsec_ and 24 to 64 bytes in base64")
+        }
+        let ledger = PostgresDeliveries(database: database)
+        let kept = try await ledger.ledgerWebhook(tenant: key.tenant)?.secret
+        let made = body.secret == nil && kept == nil ? WebhookSecret.generate().description : nil
+        guard let secret = body.secret ?? kept ?? made else { throw APIError(.internalError, "no secret") }
+        try await ledger.setLedgerWebhook(tenant: key.tenant, (body.url, secret))
+        return WebhookAddress(url: body.url, secret: made)
+    }
+
+    public func removeLedgerWebhook(key: AuthenticatedKey) async throws {
+        try require(.admin, key)
+        let ledger = PostgresDeliveries(database: database)
+        guard try await ledger.ledgerWebhook(tenant: key.tenant) != nil else {
+            throw APIError(.notFound, field: "ledgerWebhook", "the tenant has no ledger webhook")
+        }
+        try await ledger.setLedgerWebhook(tenant: key.tenant, nil)
+    }
+
     public func removeAPNsKey(key: AuthenticatedKey) async throws {
         try require(.admin, key)
         let ledger = PostgresDeliveries(database: database)
@@ -132,7 +170,7 @@ extension TenantService {
 
     static func item(_ record: DeliveryRecord) -> DeliveryItem {
         DeliveryItem(
-            id: String(record.id), device: record.deviceID, channel: record.channel, app: record.appIdentifier, notification: record.notificationIdentifier,
+            id: String(record.id), recipient: record.recipient, device: record.deviceID, channel: record.channel, app: record.appIdentifier, notification: record.notificationIdentifier,
             state: record.state, attempts: record.attempts, nextAttempt: record.nextAttempt, lastStatus: record.lastStatus, lastError: record.lastError,
             created: record.created, updated: record.updated)
     }

@@ -107,6 +107,44 @@ struct ServerModeWebhookTests {
         await cluster.stop()
     }
 
+    /// Every change of a delivery's state is POSTed, signed, to the tenant's own ledger webhook, and retried
+    /// as a webhook is; the reports are not deliveries of the recipient.
+    @Test func theLedgerIsPostedToTheTenantsWebhook() async throws {
+        let (cluster, key, receiver) = try await Self.start()
+        let secret = "whsec_" + Data((0..<32).map { UInt8($0) }).base64EncodedString()
+        try receiver.setSecret(secret)
+        #expect(try cluster.call("GET", "/v1/settings/ledger-webhook", key: key).status == 404)
+        let refused = try cluster.call("PUT", "/v1/settings/ledger-webhook", key: key, body: #"{"url":"ftp://example.com/ledger"}"#)
+        #expect(refused.status == 400 && refused.text.contains(#""field":"url""#), "\(refused.text)")
+        let saved = try cluster.call("PUT", "/v1/settings/ledger-webhook", key: key, body: #"{"url":"\#(receiver.url("/flaky/1"))","secret":"\#(secret)"}"#)
+        #expect(saved.status == 200 && !saved.text.contains("whsec_"), "a secret given is not shown: \(saved.text)")
+        #expect((try cluster.call("GET", "/v1/settings/ledger-webhook", key: key).json as? [String: String]) == ["url": receiver.url("/flaky/1")])
+        let device = try cluster.call(
+            "PUT", "/v1/recipients/ann/devices/hook", key: key, body: #"{"channel":"webhook","webhook":{"url":"\#(receiver.url("/accept"))","secret":"\#(secret)"}}"#)
+        #expect(device.status == 201)
+        try Self.notify(cluster, key: key, "n1")
+        try await eventually("the ledger's report arrives, after one failure") {
+            receiver.requests().filter { $0["path"] as? String == "/flaky/1" && ($0["body"] as? String)?.contains("delivery.accepted") == true }.count == 2
+        }
+        let reports = receiver.requests().filter { $0["path"] as? String == "/flaky/1" }
+        #expect(reports.count == 2 && reports.allSatisfy { $0["verified"] as? Bool == true }, "one failure, then accepted: \(reports)")
+        #expect(Set(reports.compactMap { $0["id"] as? String }).count == 1, "the same webhook-id on the retry")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data((reports.last?["body"] as? String ?? "").utf8)) as? [String: Any])
+        let data = try #require(report["data"] as? [String: Any])
+        let delivery = try #require(try Self.deliveries(cluster, key: key).first)
+        #expect(report["type"] as? String == "delivery.accepted" && data["id"] as? String == delivery["id"] as? String, "\(report)")
+        #expect(data["recipient"] as? String == "ann" && data["device"] as? String == "hook" && data["state"] as? String == "accepted")
+        #expect(try Self.deliveries(cluster, key: key).count == 1, "the reports are not the recipient's deliveries")
+
+        #expect(try cluster.call("DELETE", "/v1/settings/ledger-webhook", key: key).status == 204)
+        try Self.notify(cluster, key: key, "n2")
+        try await eventually("n2 is accepted") { try Self.deliveries(cluster, key: key).first?["state"] as? String == "accepted" }
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(receiver.requests().filter { $0["path"] as? String == "/flaky/1" }.count == 2, "no report without a ledger webhook")
+        await receiver.stop()
+        await cluster.stop()
+    }
+
     /// A receiver that fails twice gets the same webhook three times on the schedule, then accepts it once; one
     /// that keeps failing ends dead after the last retry; one that answers 410 turns the device off.
     @Test func failuresAreRetriedOnScheduleThenDeadAndGoneTurnsTheDeviceOff() async throws {

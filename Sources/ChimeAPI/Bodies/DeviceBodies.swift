@@ -119,6 +119,7 @@ public struct DeviceList: Codable, Sendable, Hashable {
 /// its attempts and the last answer.
 public struct DeliveryItem: Codable, Sendable, Hashable {
     public var id: String
+    public var recipient: String
     public var device: String
     public var channel: String
     public var app: String
@@ -133,10 +134,11 @@ public struct DeliveryItem: Codable, Sendable, Hashable {
     public var updated: Date
 
     public init(
-        id: String, device: String, channel: String, app: String, notification: String, state: String, attempts: Int, nextAttempt: Date?,
-        lastStatus: Int?, lastError: String?, created: Date, updated: Date
+        id: String, recipient: String, device: String, channel: String, app: String, notification: String, state: String, attempts: Int,
+        nextAttempt: Date?, lastStatus: Int?, lastError: String?, created: Date, updated: Date
     ) {
         self.id = id
+        self.recipient = recipient
         self.device = device
         self.channel = channel
         self.app = app

@@ -7,7 +7,7 @@ public struct ClaimedDelivery: Sendable, Hashable {
     public let tenant: String
     public let recipient: String
     public let deviceID: String
-    /// `webhook`, `apns` or `webpush`.
+    /// `webhook`, `apns` or `webpush`; `ledger` for a report of another delivery to the tenant's own webhook.
     public let channel: String
     /// This attempt's number, from 1.
     public let attempts: Int
@@ -175,7 +175,7 @@ public struct PostgresDeliveries: Sendable {
                     delivery.channel, delivery.headers)
                 SELECT c.id, c.tenant, c.recipient, c.device_id, c.attempts, c.body, d.address, d.enabled, d.secret, d.previous_secret,
                     d.previous_secret_until, t.outbound_allow, c.channel, c.headers, d.topic, d.environment, t.apns_team, t.apns_key_id, t.apns_key,
-                    d.p256dh, d.auth, t.vapid_key, t.vapid_subject
+                    d.p256dh, d.auth, t.vapid_key, t.vapid_subject, t.ledger_url, t.ledger_secret
                 FROM claimed c JOIN tenant t ON t.tenant = c.tenant
                 LEFT JOIN device d ON d.tenant = c.tenant AND d.recipient = c.recipient AND d.device_id = c.device_id
                 ORDER BY c.id
@@ -186,13 +186,15 @@ public struct PostgresDeliveries: Sendable {
             guard let id = row[0].integer, let tenant = row[1].text, let recipient = row[2].text, let device = row[3].text, let attempts = row[4].integer,
                 let body = row[5].bytes, let allow = row[11].text, let channel = row[12].text, let headers = row[13].text
             else { throw PostgresError.unexpectedResult("a claimed delivery") }
-            let enabled = row[7] == .boolean(true)
-            var secrets = row[8].text.map { [$0] } ?? []
-            if let previous = row[9].text, let until = row[10].date, until > now { secrets.append(previous) }
+            // A report to the tenant's ledger webhook goes to the tenant's URL as it is now, signed with its secret.
+            let ledger = channel == Self.ledgerChannel
+            let enabled = ledger ? row[23].text != nil : row[7] == .boolean(true)
+            var secrets = (ledger ? row[24].text : row[8].text).map { [$0] } ?? []
+            if !ledger, let previous = row[9].text, let until = row[10].date, until > now { secrets.append(previous) }
             let apnsKey = row[16].text.flatMap { team in row[17].text.flatMap { keyID in row[18].text.map { APNsKeyRecord(teamID: team, keyID: keyID, pem: $0) } } }
             return ClaimedDelivery(
                 id: id, tenant: tenant, recipient: recipient, deviceID: device, channel: channel, attempts: Int(attempts), leaseUntil: leaseUntil,
-                body: body, headers: headers, address: enabled ? row[6].text : nil, secrets: secrets, allowList: allow.split(separator: ",").map(String.init),
+                body: body, headers: headers, address: enabled ? (ledger ? row[23].text : row[6].text) : nil, secrets: secrets, allowList: allow.split(separator: ",").map(String.init),
                 topic: row[14].text, environment: row[15].text, apnsKey: apnsKey, p256dh: row[19].text, auth: row[20].text, vapidKey: row[21].text,
                 vapidSubject: row[22].text)
         }
@@ -237,12 +239,34 @@ public struct PostgresDeliveries: Sendable {
                         .date(since),
                     ])
             }
-            if let event {
-                let body = try event(try Self.record(row))
+            let record = try Self.record(row)
+            if let event, record.channel != Self.ledgerChannel {
+                let body = try event(record)
                 try PostgresEventLog.append([StoredEvent(kind: "delivery", tenant: delivery.tenant, recipient: delivery.recipient, readable: now, body: body)], in: db)
+                try Self.queueLedgerReport(record, tenant: delivery.tenant, event: body, now: now, in: db)
             }
             return true
         }
+    }
+
+    /// The channel of reports to the tenant's ledger webhook.
+    public static let ledgerChannel = "ledger"
+
+    /// Queues a report of `record`'s new state for the tenant's ledger webhook, when it set one: the
+    /// Standard Webhooks body `{"type":"delivery.<state>","timestamp":…,"data":<the delivery>}`, signed and
+    /// retried as a webhook is. Its device is the reported delivery's id.
+    static func queueLedgerReport(_ record: DeliveryRecord, tenant: String, event: [UInt8], now: Date, in db: PostgresConnection) throws {
+        let body = Array(#"{"type":"delivery.\#(record.state)","timestamp":""#.utf8) + Array(timestamp(now).utf8) + Array(#"","data":"#.utf8) + event
+            + [UInt8(ascii: "}")]
+        try db.query(
+            """
+            INSERT INTO delivery (tenant, recipient, device_id, channel, app_id, notification_id, body, state, next_attempt, created, updated)
+            SELECT tenant, $2, $3, '\(ledgerChannel)', $4, $5, $6, 'queued', $7, $7, $7 FROM tenant WHERE tenant = $1 AND ledger_url IS NOT NULL
+            """,
+            [
+                .text(tenant), .text(record.recipient), .text(String(record.id)), .text(record.appIdentifier), .text(record.notificationIdentifier),
+                .bytes(body), .date(now),
+            ])
     }
 
     static let recordColumns =
@@ -262,7 +286,10 @@ public struct PostgresDeliveries: Sendable {
     public func list(tenant: String, recipient: String, before: Int64?, limit: Int) async throws -> [DeliveryRecord] {
         let rows = try await database.read { db in
             try db.query(
-                "SELECT \(Self.recordColumns) FROM delivery WHERE tenant = $1 AND recipient = $2 AND id < $3 ORDER BY id DESC LIMIT $4",
+                """
+                SELECT \(Self.recordColumns) FROM delivery WHERE tenant = $1 AND recipient = $2 AND id < $3 AND channel <> '\(Self.ledgerChannel)'
+                ORDER BY id DESC LIMIT $4
+                """,
                 [.text(tenant), .text(recipient), .integer(before ?? .max), .integer(Int64(limit))])
         }
         return try rows.map(Self.record)
@@ -270,7 +297,8 @@ public struct PostgresDeliveries: Sendable {
 
     public func count(tenant: String, recipient: String) async throws -> Int {
         let rows = try await database.read { db in
-            try db.query("SELECT count(*) FROM delivery WHERE tenant = $1 AND recipient = $2", [.text(tenant), .text(recipient)])
+            try db.query(
+                "SELECT count(*) FROM delivery WHERE tenant = $1 AND recipient = $2 AND channel <> '\(Self.ledgerChannel)'", [.text(tenant), .text(recipient)])
         }
         return Int(rows.first?[0].integer ?? 0)
     }
@@ -328,6 +356,22 @@ public struct PostgresDeliveries: Sendable {
         }
         guard let row = rows.first, let pem = row[0].text else { return nil }
         return VAPIDRecord(pem: pem, subject: row[1].text)
+    }
+
+    /// The webhook the tenant's ledger is POSTed to, and its secret.
+    public func ledgerWebhook(tenant: String) async throws -> (url: String, secret: String)? {
+        let rows = try await database.read { db in try db.query("SELECT ledger_url, ledger_secret FROM tenant WHERE tenant = $1", [.text(tenant)]) }
+        guard let row = rows.first, let url = row[0].text, let secret = row[1].text else { return nil }
+        return (url, secret)
+    }
+
+    /// Sets (or with `nil`, removes) the tenant's ledger webhook.
+    public func setLedgerWebhook(tenant: String, _ webhook: (url: String, secret: String)?) async throws {
+        try await database.transaction { db in
+            try db.query(
+                "UPDATE tenant SET ledger_url = $2, ledger_secret = $3 WHERE tenant = $1",
+                [.text(tenant), webhook.map { .text($0.url) } ?? .null, webhook.map { .text($0.secret) } ?? .null])
+        }
     }
 
     public func setVAPIDSubject(tenant: String, _ subject: String?) async throws {

@@ -228,15 +228,17 @@ enum PostgresNotificationSchema {
         // with which nodes sign provider tokens for its devices; its VAPID key pair (made by Chime the first
         // time it is asked for) and contact, with which nodes sign for its browsers' push services; a
         // delivery's channel headers (APNs' push type, priority, expiration and collapse identifier), fixed
-        // when it is queued.
+        // when it is queued; and the webhook (URL, signing secret) the tenant's ledger is POSTed to.
         PostgresMigration(
-            version: 7, name: "APNs and Web Push",
+            version: 7, name: "APNs, Web Push and the ledger's webhook",
             sql: """
                 ALTER TABLE tenant ADD COLUMN apns_team text;
                 ALTER TABLE tenant ADD COLUMN apns_key_id text;
                 ALTER TABLE tenant ADD COLUMN apns_key text;
                 ALTER TABLE tenant ADD COLUMN vapid_key text;
                 ALTER TABLE tenant ADD COLUMN vapid_subject text;
+                ALTER TABLE tenant ADD COLUMN ledger_url text;
+                ALTER TABLE tenant ADD COLUMN ledger_secret text;
                 ALTER TABLE delivery ADD COLUMN headers text NOT NULL DEFAULT '';
                 """),
     ]

@@ -89,7 +89,7 @@ public struct DeliveryWorker: Sendable {
     func attempt(_ delivery: ClaimedDelivery) async -> DeliveryResult {
         guard let address = delivery.address else { return .dead(status: nil, error: "the device was removed or turned off") }
         switch delivery.channel {
-        case "webhook": return await sendWebhook(delivery, to: address)
+        case "webhook", PostgresDeliveries.ledgerChannel: return await sendWebhook(delivery, to: address)
         case "apns": return await sendAPNs(delivery, to: address)
         case "webpush": return await sendWebPush(delivery, to: address)
         default: return .dead(status: nil, error: "Chime does not send to \(delivery.channel) devices")
