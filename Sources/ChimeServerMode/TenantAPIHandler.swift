@@ -30,6 +30,7 @@ import Foundation
 /// GET|PUT|DELETE /v1/apps/{app}/strings/{language}      one table (a Localizable.strings file)
 /// GET    /v1/events?recipient=                          the tenant's deliveries and responses (SSE)
 /// GET    /v1/keys   POST /v1/keys   DELETE /v1/keys/{id}
+/// POST   /3/device/{token}                              APNs-compatible: a provider token instead of a key
 /// GET    /v1/status
 /// GET    /v1/openapi.json                               this API as OpenAPI 3.1 (no key needed)
 /// ```
@@ -51,6 +52,8 @@ public final class TenantAPIHandler: HTTPHandler {
     public func screen(_ head: HTTPRequestHead) -> HTTPScreening {
         // The document is public, as tools that read it expect; it holds no tenant's data.
         if Self.isDocument(head) { return .admit(context: nil) }
+        // The APNs-compatible endpoint proves the tenant with a provider token, and answers as APNs does.
+        if Self.isAPNsDoor(head) { return .admit(context: nil) }
         guard Self.bearer(head) != nil else {
             return .refuse(Self.answer(APIError(.unauthenticated, "send a tenant's API key as Authorization: Bearer chime_…")))
         }
@@ -71,6 +74,7 @@ public final class TenantAPIHandler: HTTPHandler {
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        if Self.isAPNsDoor(request.head) { return await apnsDoor(request) }
         do {
             guard let secret = Self.bearer(request.head), let key = try await service.directory.authenticate(secret) else {
                 throw APIError(.unauthenticated, "the API key is not one of a tenant's, or was revoked")
@@ -207,6 +211,42 @@ public final class TenantAPIHandler: HTTPHandler {
         }
     }
 
+    // MARK: The APNs-compatible endpoint
+
+    static func isAPNsDoor(_ head: HTTPRequestHead) -> Bool {
+        head.path == "/3" || head.path.hasPrefix("/3/")
+    }
+
+    /// `POST /3/device/{token}`, answered with APNs' statuses, `apns-id` and `{"reason":…}` bodies.
+    func apnsDoor(_ request: HTTPRequest) async -> HTTPResponse {
+        let head = request.head
+        var answer: APNsDoorAnswer
+        let segments = (try? Self.segments(head.path)) ?? []
+        let apnsID = head.headers["apns-id"].flatMap { UUID(uuidString: $0)?.uuidString.lowercased() } ?? UUID().uuidString.lowercased()
+        // `/3/device/{token}`; `/3/device/` alone is a request without a token.
+        if (2...3).contains(segments.count), segments[0] == "3", segments[1] == "device" {
+            if head.method != "POST" {
+                answer = APNsDoorAnswer(status: 405, apnsID: apnsID, reason: "MethodNotAllowed")
+            } else {
+                do {
+                    answer = try await service.acceptAPNsRequest(token: segments.count == 3 ? segments[2] : "", headers: head.headers, body: request.body, now: Date())
+                } catch let error as PostgresError where error.isRetryable || error.kind == .outcomeUnknown {
+                    log.warning("APNs endpoint: \(error)")
+                    answer = APNsDoorAnswer(status: 503, apnsID: apnsID, reason: "ServiceUnavailable")
+                } catch {
+                    log.warning("APNs endpoint: \(error)")
+                    answer = APNsDoorAnswer(status: 500, apnsID: apnsID, reason: "InternalServerError")
+                }
+            }
+        } else {
+            answer = APNsDoorAnswer(status: 404, apnsID: apnsID, reason: "BadPath")
+        }
+        let body = answer.body
+        var headers: [(String, String)] = [("apns-id", answer.apnsID)]
+        if !body.isEmpty { headers.append(("Content-Type", "application/json")) }
+        return HTTPResponse(status: answer.status, headers: headers, body: .bytes(body))
+    }
+
     // MARK: Helpers
 
     /// Every route as `METHOD /path`, `*` standing for one segment: what `route` and `answerAtOnce` answer
@@ -219,7 +259,7 @@ public final class TenantAPIHandler: HTTPHandler {
         "GET /v1/recipients/*/devices", "GET /v1/recipients/*/devices/*", "PUT /v1/recipients/*/devices/*", "DELETE /v1/recipients/*/devices/*",
         "GET /v1/recipients/*/deliveries", "POST /v1/deliveries/*/replay", "GET /v1/settings", "PUT /v1/settings",
         "GET /v1/settings/apns", "PUT /v1/settings/apns", "DELETE /v1/settings/apns", "GET /v1/settings/webpush", "PUT /v1/settings/webpush",
-        "GET /v1/settings/ledger-webhook", "PUT /v1/settings/ledger-webhook", "DELETE /v1/settings/ledger-webhook",
+        "GET /v1/settings/ledger-webhook", "PUT /v1/settings/ledger-webhook", "DELETE /v1/settings/ledger-webhook", "POST /3/device/*",
         "GET /v1/apps/*/strings", "GET /v1/apps/*/strings/*", "PUT /v1/apps/*/strings/*", "DELETE /v1/apps/*/strings/*",
         "GET /v1/events", "GET /v1/keys", "POST /v1/keys", "DELETE /v1/keys/*",
     ]

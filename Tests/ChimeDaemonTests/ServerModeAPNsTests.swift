@@ -136,3 +136,111 @@ struct ServerModeAPNsTests {
         await cluster.stop()
     }
 }
+
+/// The APNs-compatible endpoint: a backend that sends to APNs points its base URL at a node and reaches the
+/// recipient who registered the device token, on every channel, with APNs' own answers.
+@Suite("Server mode: the APNs-compatible endpoint", .serialized)
+struct ServerModeAPNsDoorTests {
+    /// A provider token as an APNs client makes it: `{"alg":"ES256","kid"}` and `{"iss","iat"}`.
+    static func providerToken(_ key: APNsStandIn.Key, issued: Date = Date()) -> String {
+        ES256Token.sign(
+            header: Array(#"{"alg":"ES256","kid":"\#(key.keyID)"}"#.utf8), claims: Array(#"{"iss":"\#(key.team)","iat":\#(Int(issued.timeIntervalSince1970))}"#.utf8),
+            with: key.key)
+    }
+
+    /// `POST /3/device/{token}` with APNs' headers, over HTTP/1.1 to the node.
+    static func push(
+        _ cluster: ServerModeCluster, token: String, jwt: String?, topic: String? = "com.example.chat", apnsID: String? = nil, collapseID: String? = nil,
+        priority: String = "10", payload: String = #"{"aps":{"alert":{"title":"From the backend","body":"Via Chime"}}}"#, method: String = "POST",
+        path: String? = nil
+    ) throws -> RawHTTPConnection.Answer {
+        var headers = ["apns-push-type: alert", "apns-priority: \(priority)", "apns-expiration: 0"]
+        if let jwt { headers.append("authorization: bearer \(jwt)") }
+        if let topic { headers.append("apns-topic: \(topic)") }
+        if let apnsID { headers.append("apns-id: \(apnsID)") }
+        if let collapseID { headers.append("apns-collapse-id: \(collapseID)") }
+        let connection = try RawHTTPConnection(loopbackPort: cluster.ports[0])
+        connection.request(method, path ?? "/3/device/\(token)", token: nil, body: payload, host: "127.0.0.1", extraHeaders: headers)
+        return try connection.answer(within: 30)
+    }
+
+    static func reason(_ answer: RawHTTPConnection.Answer) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])?["reason"] as? String
+    }
+
+    @Test func aBackendsAPNsRequestReachesTheRecipientOnEveryChannel() async throws {
+        let (cluster, tenant, standIn) = try await ServerModeAPNsTests.start()
+        #expect(try ServerModeAPNsTests.giveKey(cluster, tenant).status == 200)
+        let phone = ServerModeAPNsTests.token("abcd", 7)
+        try ServerModeAPNsTests.device(cluster, tenant, "phone", token: phone)
+        let jwt = Self.providerToken(ServerModeAPNsTests.key)
+        let id = UUID().uuidString
+        let accepted = try Self.push(cluster, token: phone.uppercased(), jwt: jwt, apnsID: id, collapseID: "backend-1")
+        #expect(accepted.status == 200 && accepted.body.isEmpty, "\(accepted.status) \(accepted.text)")
+        #expect(accepted.headers["apns-id"] == id.lowercased())
+        // The recipient has it, and Chime sent it on to the device through APNs.
+        try await eventually("delivered to ann") {
+            let delivered = (try cluster.call("GET", "/v1/recipients/ann/delivered", key: tenant).json as? [String: Any])?["items"] as? [[String: Any]] ?? []
+            return delivered.count == 1
+        }
+        let delivered = try #require(((try cluster.call("GET", "/v1/recipients/ann/delivered", key: tenant).json as? [String: Any])?["items"] as? [[String: Any]])?.first)
+        let request = try #require((delivered["notification"] as? [String: Any])?["request"] as? [String: Any] ?? delivered["request"] as? [String: Any], "\(delivered)")
+        #expect(request["identifier"] as? String == "backend-1")
+        try await eventually("forwarded to APNs") { standIn.requests().contains { $0["token"] as? String == phone } }
+        let forwarded = try #require(standIn.requests().first { $0["token"] as? String == phone })
+        #expect((forwarded["payload"] as? String)?.contains("From the backend") == true && forwarded["status"] as? Int == 200, "\(forwarded)")
+
+        // The same apns-id again (an answer lost on the way back) adds nothing.
+        #expect(try Self.push(cluster, token: phone, jwt: jwt, apnsID: id, collapseID: "backend-1").status == 200)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(((try cluster.call("GET", "/v1/recipients/ann/delivered", key: tenant).json as? [String: Any])?["total"] as? Int) == 1)
+        await standIn.stop()
+        await cluster.stop()
+    }
+
+    @Test func itAnswersAsAPNsDoes() async throws {
+        let (cluster, tenant, standIn) = try await ServerModeAPNsTests.start()
+        #expect(try ServerModeAPNsTests.giveKey(cluster, tenant).status == 200)
+        let phone = ServerModeAPNsTests.token("abcd", 8)
+        try ServerModeAPNsTests.device(cluster, tenant, "phone", token: phone)
+        let jwt = Self.providerToken(ServerModeAPNsTests.key)
+        let stranger = APNsStandIn.Key(team: ServerModeAPNsTests.key.team, keyID: ServerModeAPNsTests.key.keyID)
+        let cases: [(String, RawHTTPConnection.Answer, Int, String)] = [
+            ("no provider token", try Self.push(cluster, token: phone, jwt: nil), 403, "MissingProviderToken"),
+            ("another key", try Self.push(cluster, token: phone, jwt: Self.providerToken(stranger)), 403, "InvalidProviderToken"),
+            ("a token two hours old", try Self.push(cluster, token: phone, jwt: Self.providerToken(ServerModeAPNsTests.key, issued: Date().addingTimeInterval(-7200))), 403, "ExpiredProviderToken"),
+            ("nobody's device token", try Self.push(cluster, token: ServerModeAPNsTests.token("dcba", 1), jwt: jwt), 400, "BadDeviceToken"),
+            ("not a device token", try Self.push(cluster, token: "xyz", jwt: jwt), 400, "BadDeviceToken"),
+            ("no topic", try Self.push(cluster, token: phone, jwt: jwt, topic: nil), 400, "MissingTopic"),
+            ("another app's topic", try Self.push(cluster, token: phone, jwt: jwt, topic: "com.example.other"), 400, "DeviceTokenNotForTopic"),
+            ("a bad priority", try Self.push(cluster, token: phone, jwt: jwt, priority: "7"), 400, "BadPriority"),
+            ("a bad apns-id", try Self.push(cluster, token: phone, jwt: jwt, apnsID: "not-a-uuid"), 400, "BadMessageId"),
+            ("an empty payload", try Self.push(cluster, token: phone, jwt: jwt, payload: ""), 400, "PayloadEmpty"),
+            ("a payload over 4 KB", try Self.push(cluster, token: phone, jwt: jwt, payload: #"{"aps":{"alert":""# + String(repeating: "x", count: 4100) + #""}}"#), 413, "PayloadTooLarge"),
+            ("a payload that is not one", try Self.push(cluster, token: phone, jwt: jwt, payload: #"{"aps":{"badge":"two"}}"#), 400, "BadPayload"),
+            ("GET", try Self.push(cluster, token: phone, jwt: jwt, method: "GET"), 405, "MethodNotAllowed"),
+            ("another path", try Self.push(cluster, token: phone, jwt: jwt, path: "/3/other/\(phone)"), 404, "BadPath"),
+            ("no token", try Self.push(cluster, token: phone, jwt: jwt, path: "/3/device/"), 400, "MissingDeviceToken"),
+        ]
+        for (what, answer, status, reason) in cases {
+            #expect(answer.status == status && Self.reason(answer) == reason, "\(what): \(answer.status) \(answer.text)")
+            #expect(answer.headers["apns-id"].flatMap(UUID.init(uuidString:)) != nil, "\(what): every answer has an apns-id")
+        }
+        #expect(((try cluster.call("GET", "/v1/recipients/ann/delivered", key: tenant).json as? [String: Any])?["total"] as? Int) == 0, "none was added")
+
+        // A device APNs said is unregistered: 410 with the time it was turned off, as APNs answers.
+        let gone = ServerModeAPNsTests.token("0410", 9)
+        try ServerModeAPNsTests.device(cluster, tenant, "old-phone", token: gone)
+        #expect(try Self.push(cluster, token: gone, jwt: jwt).status == 200)
+        try await eventually("turned off by APNs' answer") {
+            (try cluster.call("GET", "/v1/recipients/ann/devices/old-phone", key: tenant).json as? [String: Any])?["enabled"] as? Bool == false
+        }
+        let unregistered = try Self.push(cluster, token: gone, jwt: jwt)
+        let body = try JSONSerialization.jsonObject(with: Data(unregistered.body)) as? [String: Any]
+        #expect(unregistered.status == 410 && body?["reason"] as? String == "Unregistered", "\(unregistered.text)")
+        let milliseconds = try #require((body?["timestamp"] as? NSNumber)?.doubleValue)
+        #expect(abs(milliseconds / 1000 - Date().timeIntervalSince1970) < 60)
+        await standIn.stop()
+        await cluster.stop()
+    }
+}

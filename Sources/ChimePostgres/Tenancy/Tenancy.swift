@@ -29,6 +29,14 @@ public struct AuthenticatedKey: Sendable, Hashable {
     public var tenant: String
     public var scopes: Set<APIKeyScope>
 
+    /// A key as authenticated: by `TenantDirectory.authenticate`, or by another proof of the tenant (the
+    /// APNs-compatible endpoint's provider token, signed with the tenant's key).
+    public init(keyID: String, tenant: String, scopes: Set<APIKeyScope>) {
+        self.keyID = keyID
+        self.tenant = tenant
+        self.scopes = scopes
+    }
+
     /// Whether the key may do what `scope` allows (`admin` may do everything).
     public func allows(_ scope: APIKeyScope) -> Bool {
         scopes.contains(scope) || scopes.contains(.admin)
