@@ -159,7 +159,7 @@ let package = Package(
             name: "ChimeDaemonTests",
             dependencies: [
                 "ChimeCLI", "ChimeClient", "ChimeAPI", "ChimeServer", "ChimeServerMode", "ChimeDaemon", "ChimeCore", "ChimeDesktop", "ChimeEngine",
-                "ChimeSQLite", "ChimePostgres", "ChimeTesting", "ChimeTestSupport",
+                "ChimeSQLite", "ChimePostgres", "ChimeCrypto", "ChimeDelivery", "ChimeTesting", "ChimeTestSupport",
             ]),
         // Client mode: UNUserNotificationCenter on a real chimed (it must be built), compared with the
         // embedded engine. Swift 6 mode; the seeds' Swift 5 code stays in UserNotificationsTests.

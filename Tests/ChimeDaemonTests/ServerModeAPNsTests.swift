@@ -1,4 +1,5 @@
 import ChimeCrypto
+import ChimeDelivery
 import ChimeTestSupport
 import Foundation
 import Testing
@@ -240,6 +241,36 @@ struct ServerModeAPNsDoorTests {
         #expect(unregistered.status == 410 && body?["reason"] as? String == "Unregistered", "\(unregistered.text)")
         let milliseconds = try #require((body?["timestamp"] as? NSNumber)?.doubleValue)
         #expect(abs(milliseconds / 1000 - Date().timeIntervalSince1970) < 60)
+        await standIn.stop()
+        await cluster.stop()
+    }
+
+    /// Chime's own APNs provider — libcurl over HTTP/2 and TLS, as every APNs client speaks — pointed at a node
+    /// behind a TLS proxy instead of at Apple: the same requests, the same answers.
+    @Test func anAPNsClientOverHTTP2ReachesItThroughATLSProxy() async throws {
+        let (cluster, tenant, standIn) = try await ServerModeAPNsTests.start()
+        #expect(try ServerModeAPNsTests.giveKey(cluster, tenant).status == 200)
+        let phone = ServerModeAPNsTests.token("abcd", 5)
+        try ServerModeAPNsTests.device(cluster, tenant, "phone", token: phone)
+        // The stand-in's certificate serves the proxy too.
+        let proxy = try await TLSProxy.start(certificate: standIn.certificate, upstream: cluster.ports[0])
+        var configuration = APNsClient.Configuration()
+        configuration.production = "https://127.0.0.1:\(proxy.port)"
+        configuration.certificateAuthorities = standIn.certificate
+        let client = APNsClient(configuration: configuration)
+        let credentials = APNsCredentials(teamID: ServerModeAPNsTests.key.team, keyID: ServerModeAPNsTests.key.keyID, key: ServerModeAPNsTests.key.key)
+        let notification = APNsNotification(
+            deviceToken: phone, topic: "com.example.chat", collapseID: "through-the-proxy", payload: Array(#"{"aps":{"alert":"Hello over HTTP/2"}}"#.utf8))
+        let answer = try await client.send(notification, environment: .production, credentials: credentials)
+        #expect(answer.status == 200 && answer.apnsID == notification.id.uuidString.lowercased(), "\(answer)")
+        let nobody = APNsNotification(deviceToken: ServerModeAPNsTests.token("dcba", 2), topic: "com.example.chat", payload: Array(#"{"aps":{}}"#.utf8))
+        let refused = try await client.send(nobody, environment: .production, credentials: credentials)
+        #expect(refused.status == 400 && refused.reason == "BadDeviceToken", "\(refused)")
+        try await eventually("delivered to ann") {
+            let delivered = (try cluster.call("GET", "/v1/recipients/ann/delivered", key: tenant).json as? [String: Any])?["items"] as? [[String: Any]] ?? []
+            return delivered.count == 1
+        }
+        await proxy.stop()
         await standIn.stop()
         await cluster.stop()
     }

@@ -15,7 +15,7 @@ public enum Tool {
 
     /// The absolute path of `name`, from `PATH` or the usual system directories.
     public static func path(_ name: String, package: String) throws -> String {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin", "/bin"]
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"]
         for directory in directories {
             let candidate = directory + "/" + name
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
