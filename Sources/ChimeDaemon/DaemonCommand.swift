@@ -46,6 +46,8 @@ public struct DaemonConfiguration: Sendable {
     public var webhookAllowed: [String] = []
     /// Server mode: how long a webhook's receiver has to answer (`--webhook-timeout`), in seconds.
     public var webhookTimeout = 15
+    /// Server mode: how long APNs has to answer (`--apns-timeout`), in seconds.
+    public var apnsTimeout = 15
     /// Server mode: where APNs is instead of Apple's hosts (`--apns-url`), for both environments.
     public var apnsURL: String?
     /// Server mode: the certificate authorities to trust for APNs instead of the system's (`--apns-ca-file`).
@@ -105,7 +107,7 @@ public enum DaemonCommand: Sendable {
                       [--max-connections <n>] [--idle-timeout <seconds>] [--verbose]
                chimed --server --database <conninfo> [--http <address>] [--http-allow-remote] [--node <name>]
                       [--webhook-allow <network>]... [--webhook-timeout <seconds>] [--webhook-retries <seconds,…>]
-                      [--apns-url <url>] [--apns-ca-file <path>] [--outbound-ca-file <path>]
+                      [--apns-url <url>] [--apns-ca-file <path>] [--apns-timeout <seconds>] [--outbound-ca-file <path>]
                chimed --database <conninfo> --create-tenant <id> [--name <name>]
                chimed --paths
                chimed --help
@@ -157,6 +159,8 @@ public enum DaemonCommand: Sendable {
                                    APNs deliveries that APNs asks to retry (429, 5xx) follow it too.
           --apns-url <url>         Send APNs requests here instead of Apple's hosts (api.push.apple.com,
                                    api.sandbox.push.apple.com), for both environments: an https URL.
+          --apns-timeout <seconds> How long APNs has to answer a request (default 15; 1 to 60). A node that
+                                   dies mid-request leaves the delivery to another after twice that and 5 s.
           --apns-ca-file <path>    Trust the certificate authorities in this PEM file for APNs instead of
                                    the system's (for a stand-in with its own certificate).
           --outbound-ca-file <path>
@@ -207,6 +211,7 @@ public enum DaemonCommand: Sendable {
                 }
                 configuration.webhookRetries = pauses.compactMap(\.self)
             case "--webhook-timeout": configuration.webhookTimeout = try number(argument, in: 1...60, unit: "number of seconds")
+            case "--apns-timeout": configuration.apnsTimeout = try number(argument, in: 1...60, unit: "number of seconds")
             case "--webhook-allow":
                 let given = try value(argument)
                 guard IPNetwork(given) != nil else {

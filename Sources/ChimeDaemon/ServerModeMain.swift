@@ -28,6 +28,7 @@ enum ServerModeMain {
             nodeConfiguration.deliveries.apns.development = url
         }
         nodeConfiguration.deliveries.apns.certificateAuthorities = configuration.apnsCertificateAuthorities
+        nodeConfiguration.deliveries.apns.timeout = .seconds(configuration.apnsTimeout)
         let node = ServerNode(database: database, configuration: nodeConfiguration, log: log)
 
         if !http.isLoopback {

@@ -15,10 +15,10 @@ struct ServerModeAPNsTests {
         prefix + String(repeating: "0", count: 60 - String(number).count) + String(number)
     }
 
-    static func start() async throws -> (ServerModeCluster, String, APNsStandIn) {
+    static func start(_ extra: [String] = []) async throws -> (ServerModeCluster, String, APNsStandIn) {
         let standIn = try await APNsStandIn.start(keys: [Self.key])
         let cluster = try await ServerModeCluster.start(
-            nodes: 1, arguments: ["--webhook-retries", "0.3,0.6", "--apns-url", standIn.url, "--apns-ca-file", standIn.certificate])
+            nodes: 1, arguments: ["--webhook-retries", "0.3,0.6", "--apns-url", standIn.url, "--apns-ca-file", standIn.certificate] + extra)
         let tenant = try await cluster.tenant("phones")
         #expect(try cluster.call("PUT", "/v1/recipients/ann", key: tenant, body: #"{"timeZone":"UTC","locale":"en"}"#).status == 200)
         return (cluster, tenant, standIn)
@@ -47,6 +47,30 @@ struct ServerModeAPNsTests {
 
     static func deviceState(_ cluster: ServerModeCluster, _ tenant: String, _ name: String) throws -> [String: Any] {
         try cluster.call("GET", "/v1/recipients/ann/devices/\(name)", key: tenant).json as? [String: Any] ?? [:]
+    }
+
+    /// A node killed while APNs has its request: after the claim's lease another node sends it again, with
+    /// the same apns-id and collapse identifier (so the device shows it once), and it ends accepted.
+    @Test func aNodeKilledMidRequestLeavesThePushToAnother() async throws {
+        let (cluster, tenant, standIn) = try await Self.start(["--apns-timeout", "2"])
+        #expect(try Self.giveKey(cluster, tenant).status == 200)
+        try Self.device(cluster, tenant, "phone", token: Self.token("0999", 1))
+        try Self.notify(cluster, tenant, "n1")
+        try await eventually("APNs has the first request") { standIn.requests().contains { $0["hanging"] != nil } }
+        cluster.nodes[0].signal(SIGKILL)
+        try await cluster.startNode(named: "node1")
+        try await eventually("another node delivered it", within: 40) {
+            (try cluster.call("GET", "/v1/recipients/ann/deliveries", key: tenant, node: 1).json as? [String: Any]).flatMap {
+                ($0["items"] as? [[String: Any]])?.first?["state"] as? String
+            } == "accepted"
+        }
+        let hanging = try #require(standIn.requests().first { $0["hanging"] != nil })
+        let answered = standIn.requests().filter { $0["status"] as? Int == 200 }
+        #expect(answered.count == 1, "\(standIn.requests())")
+        #expect(answered.first?["apns_id"] as? String == hanging["apns_id"] as? String, "the same apns-id on the second attempt")
+        #expect((answered.first?["headers"] as? [String: String])?["apns-collapse-id"] == "n1")
+        await standIn.stop()
+        await cluster.stop()
     }
 
     @Test func theProviderKeyIsCheckedKeptAndNeverShown() async throws {

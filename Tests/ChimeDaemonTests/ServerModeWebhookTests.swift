@@ -221,6 +221,13 @@ struct ServerModeWebhookTests {
         #expect(try parse(["--webhook-retries", "0.5, 60,3600"]).get().webhookRetries == [0.5, 60, 3600])
         #expect(try parse(["--webhook-allow", "127.0.0.1", "--webhook-allow", "::1"]).get().webhookAllowed == ["127.0.0.1", "::1"])
         #expect(try parse(["--webhook-timeout", "30"]).get().webhookTimeout == 30)
+        #expect(try parse(["--apns-timeout", "5"]).get().apnsTimeout == 5)
+        #expect(try parse(["--apns-url", "https://127.0.0.1:8443/"]).get().apnsURL == "https://127.0.0.1:8443")
+        for bad in [["--apns-timeout", "0"], ["--apns-url", "http://api.push.apple.com"], ["--apns-url", "https://x/3/device"], ["--apns-ca-file", "/nonexistent"],
+            ["--outbound-ca-file", "/nonexistent"]]
+        {
+            #expect(throws: DaemonCommand.UsageError.self, "\(bad)") { try parse(bad).get() }
+        }
         for bad in [["--webhook-retries", ","], ["--webhook-retries", "1,,2"], ["--webhook-retries", ""], ["--webhook-retries", "0"], ["--webhook-retries", "-5"],
             ["--webhook-retries", "1e9"], ["--webhook-allow", "localhost"], ["--webhook-allow", "10.0.0.0/33"], ["--webhook-timeout", "0"],
             ["--webhook-timeout", "61"], ["--webhook-timeout", "1.5"]]

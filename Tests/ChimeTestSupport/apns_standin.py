@@ -15,6 +15,7 @@ What a device token's first four hex digits script (the rest is free):
   0500  500 InternalServerError, always
   0503  503 ServiceUnavailable the first time, then 200
   0403  403 ExpiredProviderToken for the first provider token this token is sent with, then as usual
+  0999  the first request to this token is answered after 60 s (its sender dies meanwhile), later ones 200
 anything else: 200.
 """
 import argparse
@@ -210,6 +211,11 @@ class Connection(asyncio.Protocol):
     async def respond(self, stream, headers, payload):
         if self.state.latency:
             await asyncio.sleep(self.state.latency / 1000)
+        token = headers.get(":path", "").rsplit("/", 1)[-1].lower()
+        if token.startswith("0999") and ("0999", token) not in self.state.seen:
+            self.state.seen[("0999", token)] = True
+            self.state.record({"hanging": token, "apns_id": headers.get("apns-id"), "connection": self.number})
+            await asyncio.sleep(60)
         method, path = headers.pop(":method", ""), headers.pop(":path", "")
         for pseudo in (":scheme", ":authority"):
             headers.pop(pseudo, None)

@@ -159,8 +159,11 @@ public struct PostgresDeliveries: Sendable {
     }
 
     /// Claims up to `limit` deliveries due by `now` (or whose last claim's lease ran out), for `lease`.
-    public func claim(now: Date, limit: Int, lease: TimeInterval) async throws -> [ClaimedDelivery] {
+    /// APNs deliveries hold their claim for `apnsLease` when given: each channel's lease follows how long
+    /// its attempt may take.
+    public func claim(now: Date, limit: Int, lease: TimeInterval, apnsLease: TimeInterval? = nil) async throws -> [ClaimedDelivery] {
         let leaseUntil = now.addingTimeInterval(lease)
+        let apnsLeaseUntil = now.addingTimeInterval(apnsLease ?? lease)
         let rows = try await database.transaction { db in
             try db.query(
                 """
@@ -169,22 +172,23 @@ public struct PostgresDeliveries: Sendable {
                     WHERE (state IN ('queued', 'retrying') AND next_attempt <= $1) OR (state = 'sending' AND lease_until < $1)
                     ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED),
                 claimed AS (
-                    UPDATE delivery SET state = 'sending', lease_until = $3, attempts = attempts + 1, updated = $1
+                    UPDATE delivery SET state = 'sending', lease_until = CASE delivery.channel WHEN 'apns' THEN $4 ELSE $3 END,
+                        attempts = attempts + 1, updated = $1
                     FROM due WHERE delivery.id = due.id
                     RETURNING delivery.id, delivery.tenant, delivery.recipient, delivery.device_id, delivery.attempts, delivery.body,
-                    delivery.channel, delivery.headers)
+                    delivery.channel, delivery.headers, delivery.lease_until)
                 SELECT c.id, c.tenant, c.recipient, c.device_id, c.attempts, c.body, d.address, d.enabled, d.secret, d.previous_secret,
                     d.previous_secret_until, t.outbound_allow, c.channel, c.headers, d.topic, d.environment, t.apns_team, t.apns_key_id, t.apns_key,
-                    d.p256dh, d.auth, t.vapid_key, t.vapid_subject, t.ledger_url, t.ledger_secret
+                    d.p256dh, d.auth, t.vapid_key, t.vapid_subject, t.ledger_url, t.ledger_secret, c.lease_until
                 FROM claimed c JOIN tenant t ON t.tenant = c.tenant
                 LEFT JOIN device d ON d.tenant = c.tenant AND d.recipient = c.recipient AND d.device_id = c.device_id
                 ORDER BY c.id
                 """,
-                [.date(now), .integer(Int64(limit)), .date(leaseUntil)])
+                [.date(now), .integer(Int64(limit)), .date(leaseUntil), .date(apnsLeaseUntil)])
         }
         return try rows.map { row in
             guard let id = row[0].integer, let tenant = row[1].text, let recipient = row[2].text, let device = row[3].text, let attempts = row[4].integer,
-                let body = row[5].bytes, let allow = row[11].text, let channel = row[12].text, let headers = row[13].text
+                let body = row[5].bytes, let allow = row[11].text, let channel = row[12].text, let headers = row[13].text, let leaseUntil = row[25].date
             else { throw PostgresError.unexpectedResult("a claimed delivery") }
             // A report to the tenant's ledger webhook goes to the tenant's URL as it is now, signed with its secret.
             let ledger = channel == Self.ledgerChannel
@@ -194,7 +198,8 @@ public struct PostgresDeliveries: Sendable {
             let apnsKey = row[16].text.flatMap { team in row[17].text.flatMap { keyID in row[18].text.map { APNsKeyRecord(teamID: team, keyID: keyID, pem: $0) } } }
             return ClaimedDelivery(
                 id: id, tenant: tenant, recipient: recipient, deviceID: device, channel: channel, attempts: Int(attempts), leaseUntil: leaseUntil,
-                body: body, headers: headers, address: enabled ? (ledger ? row[23].text : row[6].text) : nil, secrets: secrets, allowList: allow.split(separator: ",").map(String.init),
+                body: body, headers: headers, address: enabled ? (ledger ? row[23].text : row[6].text) : nil, secrets: secrets,
+                allowList: allow.split(separator: ",").map(String.init),
                 topic: row[14].text, environment: row[15].text, apnsKey: apnsKey, p256dh: row[19].text, auth: row[20].text, vapidKey: row[21].text,
                 vapidSubject: row[22].text)
         }

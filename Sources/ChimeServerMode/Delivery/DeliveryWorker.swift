@@ -17,12 +17,10 @@ public struct DeliveryWorker: Sendable {
         /// days in all. Its length is the number of retries; one attempt more than that in all.
         public var schedule: [TimeInterval] = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 14 * 3600, 20 * 3600, 24 * 3600]
         /// How long a claim holds a delivery: past it, another node takes the delivery again. Longer than an
-        /// attempt can take (two requests for APNs when its provider token is replaced), with room for
-        /// recording its outcome.
-        public var lease: TimeInterval {
-            let longest = max(sender.timeout, apns.timeout)
-            return 2 * Double(longest.components.seconds) + 5
-        }
+        /// attempt can take, with room for recording its outcome.
+        public var lease: TimeInterval { 2 * Double(sender.timeout.components.seconds) + 5 }
+        /// An APNs attempt's: two requests when its provider token is replaced.
+        public var apnsLease: TimeInterval { 2 * Double(apns.timeout.components.seconds) + 5 }
         /// Deliveries claimed, and sent at once, per round.
         public var batchSize = 32
         /// The pause when nothing is due.
@@ -64,7 +62,7 @@ public struct DeliveryWorker: Sendable {
 
     /// One round: the due deliveries claimed and sent at once; returns how many were claimed.
     func round(now: Date) async throws -> Int {
-        let claimed = try await deliveries.claim(now: now, limit: configuration.batchSize, lease: configuration.lease)
+        let claimed = try await deliveries.claim(now: now, limit: configuration.batchSize, lease: configuration.lease, apnsLease: configuration.apnsLease)
         await withTaskGroup(of: Void.self) { group in
             for delivery in claimed {
                 group.addTask {
