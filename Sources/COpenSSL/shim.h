@@ -8,6 +8,7 @@
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include <openssl/err.h>
 
 // Macros and variadic functions Swift cannot call, one small wrapper each.
 
@@ -30,6 +31,11 @@ static inline EVP_PKEY *chime_p256_public_key(const unsigned char *point, size_t
     EVP_PKEY_CTX_free(context);
     return key;
 }
+
+/// A private key from PEM, never asking for a passphrase: OpenSSL's default callback would prompt on the
+/// terminal or read standard input, so an encrypted key is refused instead.
+static int chime_no_passphrase(char *buffer, int size, int writing, void *context) { return -1; }
+static inline EVP_PKEY *chime_read_private_key(BIO *bio) { return PEM_read_bio_PrivateKey(bio, NULL, chime_no_passphrase, NULL); }
 
 /// The bytes a memory BIO holds.
 static inline long chime_bio_contents(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }

@@ -27,9 +27,12 @@ public final class P256PrivateKey: @unchecked Sendable {  // libcrypto keys are 
         let key: OpaquePointer? = pem.utf8CString.withUnsafeBufferPointer { text in
             guard let bio = BIO_new_mem_buf(text.baseAddress, Int32(text.count - 1)) else { return nil }
             defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+            return chime_read_private_key(bio)
         }
-        guard let key else { throw CryptoError("the text is not a private key in PEM (BEGIN PRIVATE KEY)") }
+        guard let key else {
+            ERR_clear_error()
+            throw CryptoError("the text is not an unencrypted private key in PEM (BEGIN PRIVATE KEY)")
+        }
         guard P256PublicKey.isP256(key) else {
             EVP_PKEY_free(key)
             throw CryptoError("the key is not an elliptic-curve key on P-256 (an APNs or VAPID key is)")
@@ -122,7 +125,10 @@ public final class P256PublicKey: @unchecked Sendable {  // immutable once made
             defer { BIO_free(bio) }
             return PEM_read_bio_PUBKEY(bio, nil, nil, nil)
         }
-        guard let key else { throw CryptoError("the text is not a public key in PEM (BEGIN PUBLIC KEY)") }
+        guard let key else {
+            ERR_clear_error()
+            throw CryptoError("the text is not a public key in PEM (BEGIN PUBLIC KEY)")
+        }
         guard Self.isP256(key) else {
             EVP_PKEY_free(key)
             throw CryptoError("the key is not an elliptic-curve key on P-256")

@@ -64,8 +64,10 @@ public final class CurlLoop: Sendable {
     public func submit(_ transfer: Transfer) {
         let finished = driver.withLock { driver -> [Finished] in
             guard !driver.stopping, let multi = driver.multi else { return [Finished(transfer: transfer, code: CURLE_ABORTED_BY_CALLBACK, status: 0)] }
+            guard curl_multi_add_handle(multi, transfer.easy.raw) == CURLM_OK else {
+                return [Finished(transfer: transfer, code: CURLE_FAILED_INIT, status: 0)]
+            }
             driver.active[transfer.easy.raw] = transfer
-            curl_multi_add_handle(multi, transfer.easy.raw)
             guard startsOnSubmit else {
                 // The loop's thread starts it, with every other transfer added meanwhile, in one action.
                 if !driver.wakePending {

@@ -24,6 +24,9 @@ public struct APNsDoorAnswer: Sendable, Hashable {
 // MARK: The APNs-compatible endpoint
 
 extension TenantService {
+    /// Tenants' provider keys as parsed, so a request costs a signature check, not a key's parsing.
+    static let providerKeys = PrivateKeyCache()
+
     /// The push types APNs knows.
     static let apnsPushTypes: Set<String> = ["alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk", "widgets"]
 
@@ -51,7 +54,7 @@ extension TenantService {
         else { return refuse(403, "InvalidProviderToken") }
         var tenant: String?
         for candidate in try await PostgresAPNsDoor(database: database).tenants(team: team, keyID: keyID) {
-            guard let key = try? P256PrivateKey(pem: candidate.pem) else { continue }
+            guard let key = Self.providerKeys.key(candidate.pem) else { continue }
             if key.publicKey.isValidSignature(parts.signature, of: parts.signedInput) {
                 tenant = candidate.tenant
                 break

@@ -10,8 +10,7 @@ import Foundation
 /// new connection per attempt), beside the same run's raw libcurl floor: the same POSTs from as many
 /// threads, each reusing one easy handle (keep-alive), unsigned, unchecked.
 ///
-/// A receiver that takes 50 ms is not measured yet: answered through `HTTPServer`'s asynchronous path it
-/// took about 200 ms a request even for the floor, which measures the receiver, not the sender.
+/// Then the same with a receiver that takes 50 ms to answer: what `--clients` attempts in flight buy.
 struct WebhooksBenchmark {
     var deliveries = 2_000
     /// Attempts in flight at once (the delivery loop's batch).
@@ -30,6 +29,8 @@ struct WebhooksBenchmark {
         let concurrency: Int
         let bodyBytes: Int
         let immediate: Side
+        /// The receiver answers after 50 ms.
+        let after50ms: Side
     }
 
     /// Answers every POST with 204, after `delay`.
@@ -53,7 +54,7 @@ struct WebhooksBenchmark {
                 + #""identifier":"r42","misfirePolicy":"deliverLate"}},"recipient":"u42","text":{"body":"Water the plants on the balcony","#
                 + #""language":null,"subtitle":"","title":"Reminder"}}}"#).utf8)
         var sides: [Side] = []
-        for delay in [0] {
+        for delay in [0, 50] {
             // The receiver is a process of its own, as a tenant's is: its threads are not the sender's.
             let receiver = Process()
             receiver.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -69,7 +70,7 @@ struct WebhooksBenchmark {
             let chime = try await measureSender(url: url, body: body)
             sides.append(Side(deliveriesPerSecond: chime.rounded(), floorPerSecond: floor.rounded(), ratio: (chime / floor * 1000).rounded() / 1000))
         }
-        return Result(deliveries: deliveries, concurrency: concurrency, bodyBytes: body.count, immediate: sides[0])
+        return Result(deliveries: deliveries, concurrency: concurrency, bodyBytes: body.count, immediate: sides[0], after50ms: sides[1])
     }
 
     /// `work`, blocking, on a thread that is not one Swift concurrency needs.

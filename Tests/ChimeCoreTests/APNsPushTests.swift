@@ -55,4 +55,21 @@ import Testing
         #expect(push(NotificationContent(), identifier: "a\nb", title: "x").collapseID == nil)
         #expect(!push(NotificationContent(), identifier: "a\nb", title: "x").headerLines.contains("a\nb"))
     }
+
+    @Test func aBodyTooLongForAPNsIsShortenedToFit() throws {
+        let long = String(repeating: "긴 글 ", count: 2_000)
+        let push = push(NotificationContent(sound: .default), title: "Hi", body: long)
+        #expect(push.payload.count <= APNsPayload.maximumSize && push.payload.count > APNsPayload.maximumSize - 64, "\(push.payload.count)")
+        let payload = try APNsPayload(jsonData: Data(push.payload))
+        guard case .literal(let body) = payload.content.body else { Issue.record("no body"); return }
+        #expect(long.hasPrefix(body) && body.count > 1000)
+        #expect(payload.content.title == .literal("Hi") && payload.content.sound == .default)
+    }
+
+    @Test func appKeysTooLargeForAPNsAreLeftOutRatherThanTheNotification() throws {
+        let content = NotificationContent(userInfo: ["blob": .string(String(repeating: "x", count: 5000))])
+        let push = push(content, title: "Hi", body: "Lunch?")
+        let payload = try APNsPayload(jsonData: Data(push.payload))
+        #expect(payload.content.userInfo.isEmpty && payload.content.body == .literal("Lunch?") && push.pushType == "alert")
+    }
 }

@@ -94,8 +94,25 @@ struct P256KeyTests {
         #expect(!key.publicKey.isValidSignature(Array(signature.dropLast()), of: [1, 2, 3]))
         #expect(!key.publicKey.isValidSignature([UInt8](repeating: 0, count: 64), of: [1, 2, 3]))
         #expect(!key.publicKey.isValidSignature([UInt8](repeating: 0xFF, count: 64), of: [1, 2, 3]))
-        #expect(ES256Token.parts(of: "a.b") == nil)
-        #expect(ES256Token.parts(of: "a.b.c+d") == nil)
+        #expect(ES256Token.parts(of: "YQ.Yg") == nil)
+        #expect(ES256Token.parts(of: "YQ.Yg.Yw") != nil)
+        #expect(ES256Token.parts(of: "YQ.Yg.Y+w") == nil, "standard base64's + is not base64url")
+    }
+
+    /// An encrypted key is refused at once: OpenSSL's default passphrase callback would prompt on the
+    /// terminal or wait on standard input.
+    @Test func anEncryptedKeyIsRefusedWithoutAskingForAPassphrase() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-encrypted-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = folder.appendingPathComponent("plain.pem"), encrypted = folder.appendingPathComponent("encrypted.pem")
+        try P256PrivateKey.generate().pem.write(to: plain, atomically: true, encoding: .utf8)
+        let made = try await Subprocess.run(
+            "/usr/bin/openssl", ["pkcs8", "-topk8", "-in", plain.path, "-out", encrypted.path, "-passout", "pass:secret", "-v2", "aes-256-cbc"])
+        try #require(made.status == 0, "\(made.standardError)")
+        let text = try String(contentsOf: encrypted, encoding: .utf8)
+        #expect(text.contains("BEGIN ENCRYPTED PRIVATE KEY"))
+        #expect(throws: CryptoError.self) { try P256PrivateKey(pem: text) }
     }
 
     @Test func base64URLIsRFC4648sSection5() {

@@ -189,6 +189,33 @@ struct ServerModeAPNsDoorTests {
         return try connection.answer(within: 30)
     }
 
+    /// `jwt`'s claims under a header naming `alg`: with no signature for `none`, an HMAC keyed with the
+    /// team identifier for `HS256` (what an alg-confusion attack tries).
+    static func unsigned(_ jwt: String, alg: String) -> String {
+        let claims = jwt.split(separator: ".")[1]
+        let header = Base64URL.encode(Array(#"{"alg":"\#(alg)","kid":"\#(ServerModeAPNsTests.key.keyID)"}"#.utf8))
+        guard alg == "HS256" else { return "\(header).\(claims)." }
+        let mac = Digest.hmacSHA256(key: Array(ServerModeAPNsTests.key.team.utf8), message: Array("\(header).\(claims)".utf8))
+        return "\(header).\(claims).\(Base64URL.encode(mac))"
+    }
+
+    /// Another tenant that gives a key under the same team and key identifiers reaches only its own
+    /// recipients' tokens.
+    @Test func anotherTenantWithTheSameIdentifiersReachesNoneOfThisOnesDevices() async throws {
+        let (cluster, tenant, standIn) = try await ServerModeAPNsTests.start()
+        #expect(try ServerModeAPNsTests.giveKey(cluster, tenant).status == 200)
+        let phone = ServerModeAPNsTests.token("abcd", 3)
+        try ServerModeAPNsTests.device(cluster, tenant, "phone", token: phone)
+        let other = try await cluster.tenant("copycat")
+        let impostor = APNsStandIn.Key(team: ServerModeAPNsTests.key.team, keyID: ServerModeAPNsTests.key.keyID)
+        #expect(try ServerModeAPNsTests.giveKey(cluster, other, pem: impostor.key.pem).status == 200)
+        let answer = try Self.push(cluster, token: phone, jwt: Self.providerToken(impostor))
+        #expect(answer.status == 400 && Self.reason(answer) == "BadDeviceToken", "\(answer.status) \(answer.text)")
+        #expect(try Self.push(cluster, token: phone, jwt: Self.providerToken(ServerModeAPNsTests.key)).status == 200, "the rightful tenant still reaches it")
+        await standIn.stop()
+        await cluster.stop()
+    }
+
     static func reason(_ answer: RawHTTPConnection.Answer) -> String? {
         (try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])?["reason"] as? String
     }
@@ -246,6 +273,8 @@ struct ServerModeAPNsDoorTests {
             ("GET", try Self.push(cluster, token: phone, jwt: jwt, method: "GET"), 405, "MethodNotAllowed"),
             ("another path", try Self.push(cluster, token: phone, jwt: jwt, path: "/3/other/\(phone)"), 404, "BadPath"),
             ("no token", try Self.push(cluster, token: phone, jwt: jwt, path: "/3/device/"), 400, "MissingDeviceToken"),
+            ("alg none", try Self.push(cluster, token: phone, jwt: Self.unsigned(jwt, alg: "none")), 403, "InvalidProviderToken"),
+            ("alg HS256", try Self.push(cluster, token: phone, jwt: Self.unsigned(jwt, alg: "HS256")), 403, "InvalidProviderToken"),
         ]
         for (what, answer, status, reason) in cases {
             #expect(answer.status == status && Self.reason(answer) == reason, "\(what): \(answer.status) \(answer.text)")

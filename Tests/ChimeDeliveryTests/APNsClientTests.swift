@@ -108,17 +108,25 @@ struct APNsClientTests {
         #expect(!standIn.requests().contains { $0["reason"] as? String == "TooManyProviderTokenUpdates" })
     }
 
-    @Test func eachTeamAndEnvironmentHasItsOwnConnection() async throws {
+    /// One connection per key and environment, each with its one token: another team, or another key of
+    /// the same team (two tenants that give the same team), never shares one.
+    @Test func eachKeyAndEnvironmentHasItsOwnConnection() async throws {
         let other = APNsStandIn.Key(team: "TEAM000002", keyID: "KEY0000002")
-        let standIn = try await APNsStandIn.start(keys: [Self.team, other])
+        let sameTeam = APNsStandIn.Key(team: "TEAM000001", keyID: "KEY0000003")
+        let standIn = try await APNsStandIn.start(keys: [Self.team, other, sameTeam])
         defer { Task { await standIn.stop() } }
         let client = Self.client(standIn)
         for round in 0..<3 {
-            #expect(try await client.send(Self.notification(Self.token("abcd", round)), environment: .production, credentials: Self.credentials(Self.team)).status == 200)
-            #expect(try await client.send(Self.notification(Self.token("abcd", round)), environment: .development, credentials: Self.credentials(Self.team)).status == 200)
-            #expect(try await client.send(Self.notification(Self.token("abcd", round)), environment: .production, credentials: Self.credentials(other)).status == 200)
+            for (environment, key) in [(APNsClient.Environment.production, Self.team), (.development, Self.team), (.production, other), (.production, sameTeam)] {
+                #expect(try await client.send(Self.notification(Self.token("abcd", round)), environment: environment, credentials: Self.credentials(key)).status == 200)
+            }
         }
-        #expect(Set(standIn.requests().compactMap { $0["connection"] as? Int }).count == 3)
+        let requests = standIn.requests()
+        #expect(Set(requests.compactMap { $0["connection"] as? Int }).count == 4)
+        for connection in Set(requests.compactMap { $0["connection"] as? Int }) {
+            #expect(Set(requests.filter { $0["connection"] as? Int == connection }.compactMap { $0["authorization"] as? String }).count == 1, "one token per connection")
+        }
+        #expect(!requests.contains { $0["reason"] as? String == "TooManyProviderTokenUpdates" })
     }
 
     @Test func aStrangerOrNobodyIsNoAnswer() async throws {

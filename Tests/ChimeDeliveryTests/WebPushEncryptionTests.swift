@@ -26,6 +26,8 @@ struct WebPushEncryptionTests {
             Base64URL.encode(body)
                 == "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN")
         #expect(subscription.origin == "https://push.example.net")
+        let defaultPort = try #require(WebPushSubscription(endpoint: "https://Push.Example.net:443/x", p256dh: Base64URL.encode(sender.publicKey.point), auth: "BTBZMqHH6r4Tts7J_aSIgg"))
+        #expect(defaultPort.origin == "https://push.example.net", "RFC 6454 leaves the default port out")
     }
 
     struct Made: Decodable {

@@ -39,16 +39,47 @@ public struct APNsPush: Sendable, Hashable {
         }
         let visible = !title.isEmpty || !subtitle.isEmpty || !body.isEmpty || shown.badge != nil || shown.sound != nil
         var payload = APNsPayload(content: shown, contentAvailable: !visible)
-        if (try? payload.jsonData()) == nil {
+        if let sound = payload.content.sound, (try? payload.jsonData()) == nil, Self.isRingtone(sound) {
             // Ringtones have no APNs form: the notification goes without its sound rather than not at all.
             payload.content.sound = nil
         }
-        self.payload = (try? payload.jsonData()).map(Array.init) ?? Array(#"{"aps":{"content-available":1}}"#.utf8)
+        // APNs takes 4 KB (`jsonData()` refuses more): a longer body is cut to fit, as a banner would cut it
+        // anyway; when the app's own keys alone are too many, it goes without them.
+        var bytes = Self.fitted(payload)
+        if bytes == nil, !payload.content.userInfo.isEmpty {
+            payload.content.userInfo = [:]
+            bytes = Self.fitted(payload)
+        }
+        self.payload = bytes ?? Array(#"{"aps":{"content-available":1}}"#.utf8)
         pushType = visible ? "alert" : "background"
         priority = visible && shown.interruptionLevel != .passive ? 10 : 5
         expiration = Int64(due.timeIntervalSince1970 + Self.storedFor)
         let printable = identifier.utf8.allSatisfy { (0x20...0x7E).contains($0) }
         collapseID = identifier.utf8.count <= 64 && printable && !identifier.isEmpty ? identifier : nil
+    }
+
+    /// The payload's JSON, its body cut to the longest start with which it fits 4 KB; `nil` when even an
+    /// empty body does not.
+    static func fitted(_ payload: APNsPayload) -> [UInt8]? {
+        if let bytes = try? payload.jsonData() { return Array(bytes) }
+        guard case .literal(let text) = payload.content.body, !text.isEmpty else { return nil }
+        var shortened = payload
+        let characters = Array(text)
+        var (fits, tooLong) = (0, characters.count)
+        while tooLong - fits > 1 {
+            let middle = (fits + tooLong) / 2
+            shortened.content.body = .literal(String(characters[..<middle]))
+            if (try? shortened.jsonData()) != nil { fits = middle } else { tooLong = middle }
+        }
+        shortened.content.body = .literal(String(characters[..<fits]))
+        return (try? shortened.jsonData()).map(Array.init)
+    }
+
+    static func isRingtone(_ sound: NotificationSound) -> Bool {
+        switch sound.kind {
+        case .defaultRingtone, .ringtone: true
+        default: false
+        }
     }
 
     /// The headers as kept with a queued delivery: one `name: value` per line.

@@ -1,11 +1,14 @@
 import CCurl
 import ChimeCurl
+import Dispatch
 public import Foundation
 import Synchronization
 
-/// A provider's connection to APNs: HTTP/2 on libcurl, one connection per team and environment carrying
-/// every request as a stream of its own (Apple asks providers to keep connections open and multiplex them
-/// rather than open many), each request signed with the team's provider token.
+/// A provider's connection to APNs: HTTP/2 on libcurl, one connection per provider key and environment
+/// carrying every request as a stream of its own (Apple asks providers to keep connections open and
+/// multiplex them rather than open many), each request signed with that key's provider token — one token
+/// per connection, as APNs expects (two keys' tokens alternating on one connection count as updates, and
+/// APNs answers `TooManyProviderTokenUpdates`).
 ///
 /// `send` makes one request and says what APNs answered. When APNs says the provider token is expired or
 /// invalid, the token is replaced once (`APNsProviderToken`) and the request sent again with it; any other
@@ -37,8 +40,12 @@ public final class APNsClient: Sendable {
     }
 
     public let configuration: Configuration
-    private let connections: Mutex<[String: CurlLoop]> = Mutex([:])
+    private let connections: Mutex<[String: (loop: CurlLoop, used: UInt64)]> = Mutex([:])
     private let tokens: Mutex<[String: APNsProviderToken]> = Mutex([:])
+    /// Connections (each a thread, a multi handle and its descriptors) kept at most: past it, the one used
+    /// longest ago is closed once its requests end. Keys whose tokens are kept at most, likewise.
+    public static let maximumConnections = 64
+    static let maximumTokens = 4096
 
     public init(configuration: Configuration = Configuration()) {
         _ = curl_global_init(Int(CURL_GLOBAL_ALL))
@@ -46,7 +53,7 @@ public final class APNsClient: Sendable {
     }
 
     deinit {
-        connections.withLock { $0.values.forEach { $0.stop() } }
+        connections.withLock { $0.values.forEach { $0.loop.stop() } }
     }
 
     /// Sends `notification` to APNs in `environment`, signed for `credentials`' team.
@@ -57,7 +64,7 @@ public final class APNsClient: Sendable {
             throw .notSent("PayloadTooLarge: the payload is \(notification.payload.count) bytes; APNs takes at most \(APNsNotification.maximumPayloadSize)")
         }
         let provider = token(for: credentials)
-        let connection = connection(for: credentials.teamID, environment)
+        let connection = connection(for: credentials.identity, environment)
         let url = configuration.base(environment) + "/3/device/" + notification.deviceToken
         var token = provider.token(now: now)
         var answer = try await transfer(notification, to: url, token: token, on: connection)
@@ -73,18 +80,28 @@ public final class APNsClient: Sendable {
     private func token(for credentials: APNsCredentials) -> APNsProviderToken {
         tokens.withLock { tokens in
             if let existing = tokens[credentials.identity] { return existing }
+            if tokens.count >= Self.maximumTokens { tokens.removeAll() }
             let made = APNsProviderToken(credentials: credentials)
             tokens[credentials.identity] = made
             return made
         }
     }
 
-    private func connection(for team: String, _ environment: Environment) -> CurlLoop {
-        connections.withLock { connections in
-            let name = team + "\u{0}" + environment.rawValue
-            if let existing = connections[name] { return existing }
+    private func connection(for identity: String, _ environment: Environment) -> CurlLoop {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return connections.withLock { connections in
+            let name = identity + "\u{0}" + environment.rawValue
+            if let existing = connections[name] {
+                connections[name] = (existing.loop, now)
+                return existing.loop
+            }
+            if connections.count >= Self.maximumConnections, let oldest = connections.min(by: { $0.value.used < $1.value.used }) {
+                // Its thread ends once the requests under way on it have.
+                oldest.value.loop.stop()
+                connections[oldest.key] = nil
+            }
             let made = CurlLoop(name: "chime.apns", connectionsPerHost: 1, startsOnSubmit: false)
-            connections[name] = made
+            connections[name] = (made, now)
             return made
         }
     }

@@ -18,10 +18,12 @@ public struct WebPushSubscription: Sendable {
         authSecret = secret
     }
 
-    /// The endpoint's origin (`https://push.example.net`), the audience of a VAPID token for it.
+    /// The endpoint's origin (`https://push.example.net`), the audience of a VAPID token for it, written as
+    /// RFC 6454 serializes one: the scheme's default port left out.
     public var origin: String? {
         guard let url = URLComponents(string: endpoint), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else { return nil }
         let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        return "\(scheme)://\(shownHost.lowercased())" + (url.port.map { ":\($0)" } ?? "")
+        let port = url.port.flatMap { $0 == (scheme == "https" ? 443 : 80) ? nil : $0 }
+        return "\(scheme)://\(shownHost.lowercased())" + (port.map { ":\($0)" } ?? "")
     }
 }

@@ -1,4 +1,6 @@
 import CCurl
+import ChimeCrypto
+import ChimeCurl
 import Dispatch
 import Foundation
 
@@ -33,9 +35,11 @@ public struct WebhookSender: Sendable {
         self.certificateAuthorities = certificateAuthorities
     }
 
-    /// Attempts are blocking libcurl transfers; they run here, several at once, never on a thread Swift
-    /// concurrency needs.
-    private static let transfers = DispatchQueue(label: "chime.webhooks", attributes: .concurrent)
+    /// Host lookups block: they run here, several at once, never on a thread Swift concurrency needs.
+    private static let lookups = DispatchQueue(label: "chime.webhooks.lookup", attributes: .concurrent)
+    /// The transfers themselves, any number at once on one thread of their own, which keeps connections
+    /// to a receiver open between attempts.
+    private static let loop = CurlLoop(name: "chime.webhooks")
     private static let initializeLibrary: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
 
     /// POSTs `body` (JSON unless `contentType` says otherwise) with `headers` to `url`, if `policy` lets its
@@ -44,29 +48,24 @@ public struct WebhookSender: Sendable {
     public func send(
         _ body: [UInt8], headers: [(name: String, value: String)], to url: String, policy: OutboundAddressPolicy, contentType: String = "application/json"
     ) async -> Outcome {
-        let sender = self
-        return await withCheckedContinuation { continuation in
-            // The lookup blocks too: here, not on a thread Swift concurrency needs.
-            Self.transfers.async {
-                continuation.resume(returning: sender.attempt(url, policy: policy, body: body, headers: [("Content-Type", contentType)] + headers))
-            }
+        let looked = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Target, TargetError>, Never>) in
+            Self.lookups.async { continuation.resume(returning: Result { () throws(TargetError) in try Self.target(url, policy: policy) }) }
         }
-    }
-
-    private func attempt(_ url: String, policy: OutboundAddressPolicy, body: [UInt8], headers: [(name: String, value: String)]) -> Outcome {
-        do throws(TargetError) {
-            return perform(try Self.target(url, policy: policy), body: body, headers: headers)
-        } catch {
-            switch error {
-            case .refused(let reason): return .refused(reason)
-            case .unresolved(let reason): return .failed(reason)
-            }
+        switch looked {
+        case .success(let target): return await perform(target, body: body, headers: [("Content-Type", contentType)] + headers)
+        case .failure(.refused(let reason)): return .refused(reason)
+        case .failure(.unresolved(let reason)): return .failed(reason)
         }
     }
 
     struct Target {
         let url: String
-        /// `host:port:address,…` for `CURLOPT_RESOLVE`.
+        /// `host:port:pinned-name:port` for `CURLOPT_CONNECT_TO`: the connection goes to a name that stands
+        /// for exactly the checked addresses. libcurl reuses a kept-open connection only for the same
+        /// connect-to name, so a connection opened to addresses one policy allowed never carries a request
+        /// whose name now resolves elsewhere (DNS rebinding) or that another tenant's policy checked.
+        let connectTo: String
+        /// `pinned-name:port:address,…` for `CURLOPT_RESOLVE`: the checked addresses, and no others.
         let pin: String
     }
 
@@ -95,25 +94,24 @@ public struct WebhookSender: Sendable {
         for address in addresses {
             if let refusal = policy.refusal(address) { throw .refused("\(host): \(refusal)") }
         }
-        let pinnedHost = host.contains(":") ? "[\(host)]" : host
+        let shownHost = host.contains(":") ? "[\(host)]" : host
         let list = addresses.map { $0.isIPv4 ? $0.description : "[\($0)]" }.joined(separator: ",")
-        return Target(url: url, pin: "\(pinnedHost):\(port):\(list)")
+        let pinnedName = "chime-" + Digest.sha256(Array(list.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined() + ".invalid"
+        return Target(url: url, connectTo: "\(shownHost):\(port):\(pinnedName):\(port)", pin: "\(pinnedName):\(port):\(list)")
     }
 
-    private func perform(_ target: Target, body: [UInt8], headers extra: [(name: String, value: String)]) -> Outcome {
+    private func perform(_ target: Target, body: [UInt8], headers extra: [(name: String, value: String)]) async -> Outcome {
         Self.initializeLibrary
         guard let curl = curl_easy_init() else { return .failed("libcurl could not start a transfer") }
-        defer { curl_easy_cleanup(curl) }
         var headers: UnsafeMutablePointer<curl_slist>?
         headers = curl_slist_append(headers, "Expect:")
         for (name, value) in extra { headers = curl_slist_append(headers, "\(name): \(value)") }
-        defer { curl_slist_free_all(headers) }
-        let pins = curl_slist_append(nil, target.pin)
-        defer { curl_slist_free_all(pins) }
+        let pins = Pins(list: curl_slist_append(nil, target.pin), connectTo: curl_slist_append(nil, target.connectTo))
         let answer = Answer()
         let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         _ = chime_curl_setopt_string(curl, CURLOPT_URL, target.url)
-        _ = chime_curl_setopt_list(curl, CURLOPT_RESOLVE, pins)
+        _ = chime_curl_setopt_list(curl, CURLOPT_RESOLVE, pins.list)
+        _ = chime_curl_setopt_list(curl, CURLOPT_CONNECT_TO, pins.connectTo)
         _ = chime_curl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
         // No proxy from the environment (http_proxy, ALL_PROXY): a proxy would look the name up again, past
         // the pinned addresses, and reach what the policy refused.
@@ -135,15 +133,33 @@ public struct WebhookSender: Sendable {
         _ = chime_curl_setopt_write(curl, dropAnswer)
         _ = chime_curl_setopt_header(curl, keepHeader)
         _ = chime_curl_setopt_pointer(curl, CURLOPT_HEADERDATA, context)
-        let code = withExtendedLifetime(answer) { curl_easy_perform(curl) }
+        let (code, status) = await withCheckedContinuation { (continuation: CheckedContinuation<(CURLcode, Int), Never>) in
+            Self.loop.submit(
+                CurlLoop.Transfer(
+                    easy: CurlLoop.Pointer(raw: curl), headers: headers.map { CurlLoop.Pointer(raw: UnsafeMutableRawPointer($0)) },
+                    completion: { code, status in
+                        // The answer and the pinned addresses live until the transfer ends: libcurl uses both until then.
+                        withExtendedLifetime(answer) { pins.free() }
+                        continuation.resume(returning: (code, status))
+                    }))
+        }
         guard code == CURLE_OK else { return .failed(String(cString: curl_easy_strerror(code))) }
-        var status = 0
-        _ = chime_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
         switch status {
         case 200..<300: return .accepted(status: status)
         case 410: return .gone
         default: return .rejected(status: status, retryAfterSeconds: answer.retryAfter)
         }
+    }
+}
+
+/// The `CURLOPT_RESOLVE` and `CURLOPT_CONNECT_TO` lists of one transfer, freed when it ends.
+private struct Pins: @unchecked Sendable {  // freed once, by the transfer's completion
+    let list: UnsafeMutablePointer<curl_slist>?
+    let connectTo: UnsafeMutablePointer<curl_slist>?
+
+    func free() {
+        curl_slist_free_all(list)
+        curl_slist_free_all(connectTo)
     }
 }
 

@@ -10,10 +10,13 @@ public struct PostgresAPNsDoor: Sendable {
     }
 
     /// The tenants that gave a provider key with these identifiers, and each one's key (PEM). Usually one;
-    /// the caller tells them apart by the token's signature.
+    /// the caller tells them apart by the token's signature. All of them: identifiers are the tenants' to
+    /// type, so any number may share them.
     public func tenants(team: String, keyID: String) async throws -> [(tenant: String, pem: String)] {
         let rows = try await database.read { db in
-            try db.query("SELECT tenant, apns_key FROM tenant WHERE apns_team = $1 AND apns_key_id = $2 LIMIT 16", [.text(team), .text(keyID)])
+            try db.query(
+                "SELECT tenant, apns_key FROM tenant WHERE apns_team = $1 AND apns_key_id = $2 AND apns_key IS NOT NULL ORDER BY tenant",
+                [.text(team), .text(keyID)])
         }
         return rows.compactMap { row in row[0].text.flatMap { tenant in row[1].text.map { (tenant, $0) } } }
     }

@@ -315,7 +315,7 @@ public struct PostgresDeliveries: Sendable {
             try db.query(
                 """
                 UPDATE delivery SET state = 'queued', attempts = 0, next_attempt = $3, last_status = NULL, last_error = NULL, updated = $3
-                WHERE tenant = $1 AND id = $2 AND state IN ('accepted', 'dead') RETURNING 1
+                WHERE tenant = $1 AND id = $2 AND state IN ('accepted', 'dead') AND channel <> '\(Self.ledgerChannel)' RETURNING 1
                 """,
                 [.text(tenant), .integer(id), .date(now)])
         }

@@ -239,6 +239,7 @@ enum PostgresNotificationSchema {
                 ALTER TABLE tenant ADD COLUMN vapid_subject text;
                 ALTER TABLE tenant ADD COLUMN ledger_url text;
                 ALTER TABLE tenant ADD COLUMN ledger_secret text;
+                CREATE INDEX tenant_by_apns_key ON tenant (apns_team, apns_key_id) WHERE apns_key IS NOT NULL;
                 ALTER TABLE delivery ADD COLUMN headers text NOT NULL DEFAULT '';
                 """),
     ]
