@@ -1,6 +1,7 @@
 public import ChimeAPI
 import ChimeCore
 import ChimeCrypto
+import ChimeDelivery
 public import ChimePostgres
 public import Foundation
 
@@ -50,7 +51,8 @@ extension TenantService {
         let jwt = String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
         guard let parts = ES256Token.parts(of: jwt), let header = try? JSONSerialization.jsonObject(with: Data(parts.header)) as? [String: Any],
             let claims = try? JSONSerialization.jsonObject(with: Data(parts.claims)) as? [String: Any], header["alg"] as? String == "ES256",
-            let keyID = header["kid"] as? String, let team = claims["iss"] as? String, let issued = (claims["iat"] as? NSNumber)?.doubleValue
+            let keyID = header["kid"] as? String, let team = claims["iss"] as? String, let issued = (claims["iat"] as? NSNumber)?.doubleValue,
+            APNsCredentials.isIdentifier(keyID), APNsCredentials.isIdentifier(team)
         else { return refuse(403, "InvalidProviderToken") }
         var tenant: String?
         for candidate in try await PostgresAPNsDoor(database: database).tenants(team: team, keyID: keyID) {

@@ -275,6 +275,7 @@ struct ServerModeAPNsDoorTests {
             ("no token", try Self.push(cluster, token: phone, jwt: jwt, path: "/3/device/"), 400, "MissingDeviceToken"),
             ("alg none", try Self.push(cluster, token: phone, jwt: Self.unsigned(jwt, alg: "none")), 403, "InvalidProviderToken"),
             ("alg HS256", try Self.push(cluster, token: phone, jwt: Self.unsigned(jwt, alg: "HS256")), 403, "InvalidProviderToken"),
+            ("a NUL in the key's identifier", try Self.push(cluster, token: phone, jwt: Self.providerToken(APNsStandIn.Key(team: "TEAM\u{0}00001", keyID: "KEY0000001"))), 403, "InvalidProviderToken"),
         ]
         for (what, answer, status, reason) in cases {
             #expect(answer.status == status && Self.reason(answer) == reason, "\(what): \(answer.status) \(answer.text)")
