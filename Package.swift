@@ -79,11 +79,12 @@ let package = Package(
         // Many libcurl transfers at once on one thread of their own (a multi handle on epoll): the client's
         // requests to chimed, and server mode's HTTP/2 requests to APNs.
         .target(name: "ChimeCurl", dependencies: ["CCurl"]),
-        // The system OpenSSL's libcrypto (libssl-dev), and what Chime uses of it: digests and MACs.
+        // The system OpenSSL's libcrypto (libssl-dev), and what Chime uses of it: digests, MACs, P-256 keys
+        // (ES256, ECDH), HKDF and AES-GCM.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "ChimeCrypto", dependencies: ["COpenSSL"]),
         // Delivery beyond the machine: signed webhooks, sent on libcurl to the addresses a tenant may call,
-        // and APNs over HTTP/2 with provider tokens.
+        // APNs over HTTP/2 with provider tokens, and Web Push (RFC 8291 encryption, VAPID).
         .target(name: "ChimeDelivery", dependencies: ["CCurl", "ChimeCurl", "ChimeCrypto", "ChimeCore"]),
 
         // The API served: the rules of the daemon in a transport-neutral NotificationService, and the HTTP
