@@ -118,7 +118,10 @@ class PushService(BaseHTTPRequestHandler):
             elif kind == "broken":
                 status = 500
         entry["status"] = status
-        print(json.dumps(entry), flush=True)
+        # One write per line, under the lock: print() from several threads can interleave two lines.
+        with LOCK:
+            sys.stdout.write(json.dumps(entry) + "\n")
+            sys.stdout.flush()
         self.answer(status, b"", headers)
 
     def answer(self, status, body, headers=()):

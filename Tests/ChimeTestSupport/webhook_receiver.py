@@ -10,6 +10,7 @@ as /accept. POST /_secret with a secret as the body makes it the one verified fr
 """
 import json
 import sys
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -17,6 +18,7 @@ import standardwebhooks
 
 SECRET = sys.argv[1] if len(sys.argv) > 1 else None
 SEEN = {}
+LOCK = threading.Lock()
 
 
 class Receiver(BaseHTTPRequestHandler):
@@ -34,13 +36,19 @@ class Receiver(BaseHTTPRequestHandler):
             verified = True
         except Exception:
             verified = False
-        SEEN[self.path] = SEEN.get(self.path, 0) + 1
-        print(json.dumps({"path": self.path, "verified": verified, "id": headers.get("webhook-id"), "timestamp": headers.get("webhook-timestamp"),
-                          "body": body.decode("utf-8", "replace"), "contentType": headers.get("content-type")}), flush=True)
+        with LOCK:
+            SEEN[self.path] = SEEN.get(self.path, 0) + 1
+            seen = SEEN[self.path]
+        line = json.dumps({"path": self.path, "verified": verified, "id": headers.get("webhook-id"), "timestamp": headers.get("webhook-timestamp"),
+                           "body": body.decode("utf-8", "replace"), "contentType": headers.get("content-type")})
+        # One write per line, under a lock: print() from several threads can interleave two lines.
+        with LOCK:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
         if self.path.startswith("/flaky/"):
             failures = int(self.path.split("/")[2])
-            self.answer(500 if SEEN[self.path] <= failures else (204 if verified else 401))
-        elif self.path == "/hang-once" and SEEN[self.path] == 1:
+            self.answer(500 if seen <= failures else (204 if verified else 401))
+        elif self.path == "/hang-once" and seen == 1:
             time.sleep(60)
             self.answer(204)
         elif self.path in ("/accept", "/hang-once"):
