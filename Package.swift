@@ -46,7 +46,7 @@ let package = Package(
 
         // The server store: PostgreSQL connections (libpq), migrations, and the engine's store on them, every
         // row scoped by tenant.
-        .target(name: "ChimePostgres", dependencies: ["CLibPQ", "ChimeStoreCoding", "ChimeEngine", "ChimeCore"]),
+        .target(name: "ChimePostgres", dependencies: ["CLibPQ", "ChimeCrypto", "ChimeStoreCoding", "ChimeEngine", "ChimeCore"]),
 
         // The terminal presenter: notifications and the authorization prompt on a terminal, answered by
         // typing a choice.

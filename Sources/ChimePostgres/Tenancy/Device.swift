@@ -1,3 +1,4 @@
+import ChimeCrypto
 public import Foundation
 
 /// Where a recipient's notifications can go besides the tenant's event stream: a phone (APNs), a browser
@@ -111,10 +112,10 @@ extension Device.Channel {
         case .webPush(let endpoint, let p256dh, let auth):
             try Self.checkURL(endpoint, field: "webpush.endpoint", schemes: ["https"])
             // RFC 8291: the user agent's key is an uncompressed P-256 point; its secret is 16 bytes.
-            guard let key = Self.base64URLDecoded(p256dh), key.count == 65, key.first == 0x04 else {
+            guard let key = Base64URL.decode(p256dh), key.count == 65, key.first == 0x04 else {
                 throw DeviceError("webpush.keys.p256dh", "p256dh is the browser's P-256 public key: 65 bytes (uncompressed, starting 0x04) in base64url")
             }
-            guard let secret = Self.base64URLDecoded(auth), secret.count == 16 else {
+            guard let secret = Base64URL.decode(auth), secret.count == 16 else {
                 throw DeviceError("webpush.keys.auth", "auth is the subscription's 16-byte secret in base64url")
             }
             return self
@@ -127,14 +128,6 @@ extension Device.Channel {
             let host = url.host, !host.isEmpty, url.user == nil, url.password == nil, url.fragment == nil,
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " })
         else { throw DeviceError(field, rule) }
-    }
-
-    /// Base64url with or without its padding (browsers leave it out), nothing else.
-    static func base64URLDecoded(_ text: String) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F || $0 == 0x3D }) else { return nil }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        if !standard.hasSuffix("=") { standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4) }
-        return Data(base64Encoded: standard).map(Array.init)
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
