@@ -8,9 +8,13 @@ import Foundation
 /// (`BEGIN EC PRIVATE KEY`); a key of another type or curve is refused.
 public final class P256PrivateKey: @unchecked Sendable {  // libcrypto keys are immutable once made, safe across threads
     let key: OpaquePointer
+    /// Worked out once: every provider token's and VAPID header's key identity, and every check of a
+    /// signature against a tenant's key, asks for it.
+    public let publicKey: P256PublicKey
 
     private init(_ key: OpaquePointer) {
         self.key = key
+        publicKey = P256PublicKey(point: P256PublicKey.point(of: key))!
     }
 
     deinit {
@@ -63,10 +67,6 @@ public final class P256PrivateKey: @unchecked Sendable {  // libcrypto keys are 
         let length = chime_bio_contents(bio, &data)
         guard let data, length > 0 else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-    }
-
-    public var publicKey: P256PublicKey {
-        P256PublicKey(point: P256PublicKey.point(of: key))!
     }
 
     /// An ECDSA signature of SHA-256(`message`) as JOSE's ES256 writes it: r ‖ s, 32 bytes each (RFC 7518 §3.4).
