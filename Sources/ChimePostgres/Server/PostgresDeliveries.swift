@@ -147,10 +147,14 @@ public struct PostgresDeliveries: Sendable {
             ])
     }
 
-    /// The Standard Webhooks payload: `{"type":"notification.delivered","timestamp":…,"data":<event>}`.
+    /// The Standard Webhooks payload of a delivered notification.
     static func webhookBody(_ fired: Fired) -> [UInt8] {
-        Array(#"{"type":"notification.delivered","timestamp":""#.utf8) + Array(timestamp(fired.due).utf8) + Array(#"","data":"#.utf8) + fired.event
-            + [UInt8(ascii: "}")]
+        standardWebhooksBody(type: "notification.delivered", at: fired.due, data: fired.event)
+    }
+
+    /// A Standard Webhooks payload: `{"type":…,"timestamp":…,"data":<data>}`, `data` already JSON.
+    static func standardWebhooksBody(type: String, at date: Date, data: [UInt8]) -> [UInt8] {
+        Array(#"{"type":"\#(type)","timestamp":""#.utf8) + Array(timestamp(date).utf8) + Array(#"","data":"#.utf8) + data + [UInt8(ascii: "}")]
     }
 
     /// RFC 3339 in UTC with milliseconds (`2026-12-07T08:00:00.000Z`).
@@ -261,8 +265,7 @@ public struct PostgresDeliveries: Sendable {
     /// Standard Webhooks body `{"type":"delivery.<state>","timestamp":…,"data":<the delivery>}`, signed and
     /// retried as a webhook is. Its device is the reported delivery's id.
     static func queueLedgerReport(_ record: DeliveryRecord, tenant: String, event: [UInt8], now: Date, in db: PostgresConnection) throws {
-        let body = Array(#"{"type":"delivery.\#(record.state)","timestamp":""#.utf8) + Array(timestamp(now).utf8) + Array(#"","data":"#.utf8) + event
-            + [UInt8(ascii: "}")]
+        let body = standardWebhooksBody(type: "delivery.\(record.state)", at: now, data: event)
         try db.query(
             """
             INSERT INTO delivery (tenant, recipient, device_id, channel, app_id, notification_id, body, state, next_attempt, created, updated)
