@@ -162,10 +162,8 @@ extension TenantService {
             }
             networks.append(network.description)
         }
-        let ledger = PostgresDeliveries(database: database)
-        try await ledger.setAllowList(tenant: key.tenant, networks)
-        return TenantSettingsBody(
-            outboundAllowList: networks, apns: try await ledger.apnsKey(tenant: key.tenant).map { APNsKeySummary(teamId: $0.teamID, keyId: $0.keyID) })
+        try await PostgresDeliveries(database: database).setAllowList(tenant: key.tenant, networks)
+        return try await settings(key: key)
     }
 
     static func item(_ record: DeliveryRecord) -> DeliveryItem {
