@@ -196,6 +196,12 @@ public enum DaemonCommand: Sendable {
             }
             return number
         }
+        /// The option's value as the path of a file this process can read.
+        func readableFile(_ option: String) throws(UsageError) -> String {
+            let given = try value(option)
+            guard FileManager.default.isReadableFile(atPath: given) else { throw UsageError(description: "\(option): cannot read '\(given)'") }
+            return given
+        }
         var createTenant: String?
         var tenantName: String?
         while let argument = remaining.popFirst() {
@@ -224,14 +230,8 @@ public enum DaemonCommand: Sendable {
                     throw UsageError(description: "--apns-url must be an https URL without a path, such as https://api.push.apple.com, not '\(given)'")
                 }
                 configuration.apnsURL = given.hasSuffix("/") ? String(given.dropLast()) : given
-            case "--apns-ca-file":
-                let given = try value(argument)
-                guard FileManager.default.isReadableFile(atPath: given) else { throw UsageError(description: "--apns-ca-file: cannot read '\(given)'") }
-                configuration.apnsCertificateAuthorities = given
-            case "--outbound-ca-file":
-                let given = try value(argument)
-                guard FileManager.default.isReadableFile(atPath: given) else { throw UsageError(description: "--outbound-ca-file: cannot read '\(given)'") }
-                configuration.outboundCertificateAuthorities = given
+            case "--apns-ca-file": configuration.apnsCertificateAuthorities = try readableFile(argument)
+            case "--outbound-ca-file": configuration.outboundCertificateAuthorities = try readableFile(argument)
             case "--create-tenant": createTenant = try value(argument)
             case "--name": tenantName = try value(argument)
             case "-h", "--help": return .help
