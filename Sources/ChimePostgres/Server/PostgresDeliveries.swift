@@ -121,15 +121,18 @@ public struct PostgresDeliveries: Sendable {
         guard !fired.isEmpty else { return }
         let owners = try db.query(
             """
-            SELECT DISTINCT d.tenant, d.recipient FROM device d
+            SELECT DISTINCT d.tenant, d.recipient, d.channel = 'apns' FROM device d
             JOIN unnest($1::text[], $2::text[]) AS f (tenant, recipient) ON d.tenant = f.tenant AND d.recipient = f.recipient
             WHERE d.enabled AND d.channel IN \(queuedChannels)
             """,
             [.texts(fired.map(\.tenant)), .texts(fired.map(\.recipient))])
         guard !owners.isEmpty else { return }
-        let reached = Set(owners.compactMap { row in row[0].text.flatMap { tenant in row[1].text.map { tenant + "\u{0}" + $0 } } })
+        func name(_ row: [PostgresValue]) -> String? { row[0].text.flatMap { tenant in row[1].text.map { tenant + "\u{0}" + $0 } } }
+        let reached = Set(owners.compactMap(name))
+        // An APNs payload is made only for a recipient with an APNs device; the others' rows carry none.
+        let reachedByAPNs = Set(owners.filter { $0[2] == .boolean(true) }.compactMap(name))
         let queued = fired.filter { reached.contains($0.tenant + "\u{0}" + $0.recipient) }
-        let pushes = queued.map { $0.apns() }
+        let pushes = queued.map { reachedByAPNs.contains($0.tenant + "\u{0}" + $0.recipient) ? $0.apns() : nil }
         try db.query(
             """
             INSERT INTO delivery (tenant, recipient, device_id, channel, app_id, notification_id, body, headers, state, next_attempt, created, updated)
@@ -143,7 +146,7 @@ public struct PostgresDeliveries: Sendable {
             [
                 .texts(queued.map(\.tenant)), .texts(queued.map(\.recipient)), .texts(queued.map(\.app)), .texts(queued.map(\.notification)),
                 .array(.bytes, queued.map { .bytes(webhookBody($0)) }), .array(.double, queued.map { .date($0.due) }), .date(now),
-                .array(.bytes, pushes.map { .bytes($0.payload) }), .texts(pushes.map(\.headerLines)),
+                .array(.bytes, pushes.map { .bytes($0?.payload ?? []) }), .texts(pushes.map { $0?.headerLines ?? "" }),
             ])
     }
 
