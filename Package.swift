@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "ChimeCrypto", dependencies: ["COpenSSL"]),
         // Delivery beyond the machine: signed webhooks, sent on libcurl to the addresses a tenant may call,
         // APNs over HTTP/2 with provider tokens, and Web Push (RFC 8291 encryption, VAPID).
-        .target(name: "ChimeDelivery", dependencies: ["CCurl", "ChimeCurl", "ChimeCrypto", "ChimeCore"]),
+        .target(name: "ChimeDelivery", dependencies: ["CCurl", "ChimeCurl", "ChimeCrypto"]),
 
         // The API served: the rules of the daemon in a transport-neutral NotificationService, and the HTTP
         // server (libmicrohttpd) that maps routes to it, with Server-Sent Events. No store or presenter of
