@@ -45,7 +45,7 @@ struct APNsBenchmark {
         let chimeKey = P256PrivateKey.generate(), h2loadKey = P256PrivateKey.generate()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-apns-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { if ProcessInfo.processInfo.environment["CHIME_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(at: folder) } }
+        defer { try? FileManager.default.removeItem(at: folder) }
         let keys = [
             "BENCHKEY01": ["team": "BENCHTEAM1", "public_pem": chimeKey.publicKey.pem],
             "BENCHKEY02": ["team": "BENCHTEAM1", "public_pem": h2loadKey.publicKey.pem],
