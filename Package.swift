@@ -94,7 +94,7 @@ let package = Package(
             name: "ChimeServer", dependencies: ["CMHD", "ChimeCrypto", "ChimeAPI", "ChimeEngine", "ChimeCore"],
             resources: [
                 "index.html", "center.css", "icon.svg", "main.js", "api.js", "texts.js", "dom.js", "center.js", "scheduled.js", "triggers.js",
-                "settings.js", "badges.js", "browser-notifications.js",
+                "settings.js", "badges.js", "browser-notifications.js", "browser-push.js", "push-worker.js",
             ].map { .embedInCode("Web/Resources/\($0)") }),
         // A client of chimed for the CLI and for apps in client mode, on libcurl: HTTP over the Unix socket,
         // events from SSE. No engine, no SQLite, no D-Bus.

@@ -19,15 +19,16 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
     case respond
     case appEvents, answerQuestion, queuedResponses, acknowledgeResponse
     case webLogin
+    case webPush, subscribeWebPush, unsubscribeWebPush
 
     public var method: HTTPMethod {
         switch self {
         case .status, .openAPI, .events, .focus, .apps, .app, .settings, .categories, .allPending, .pending, .allDelivered, .delivered,
-            .center, .appEvents, .queuedResponses:
+            .center, .appEvents, .queuedResponses, .webPush:
             .get
         case .setFocus, .registerApp, .decideAuthorization, .updateSettings, .setCategories, .badge, .replacePending: .put
-        case .requestAuthorization, .addPending, .respond, .answerQuestion, .acknowledgeResponse, .webLogin: .post
-        case .removePending, .removeOnePending, .removeDelivered, .removeOneDelivered: .delete
+        case .requestAuthorization, .addPending, .respond, .answerQuestion, .acknowledgeResponse, .webLogin, .subscribeWebPush: .post
+        case .removePending, .removeOnePending, .removeDelivered, .removeOneDelivered, .unsubscribeWebPush: .delete
         }
     }
 
@@ -57,6 +58,9 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
         case .queuedResponses: "/v1/apps/{app}/responses"
         case .acknowledgeResponse: "/v1/apps/{app}/responses/{delivery}/acknowledgment"
         case .webLogin: "/v1/web/login"
+        case .webPush: "/v1/web/push"
+        case .subscribeWebPush: "/v1/web/push/subscriptions"
+        case .unsubscribeWebPush: "/v1/web/push/subscriptions/{id}"
         }
     }
 

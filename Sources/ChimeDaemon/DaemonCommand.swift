@@ -105,6 +105,7 @@ public enum DaemonCommand: Sendable {
         USAGE: chimed [--presenter auto|desktop|log] [--authorization ask|allow|deny]
                       [--presentation-timeout <seconds>] [--http <address>|none] [--http-allow-remote]
                       [--max-connections <n>] [--idle-timeout <seconds>] [--verbose]
+                      [--webhook-allow <network>]... [--outbound-ca-file <path>]
                chimed --server --database <conninfo> [--http <address>] [--http-allow-remote] [--node <name>]
                       [--webhook-allow <network>]... [--webhook-timeout <seconds>] [--webhook-retries <seconds,…>]
                       [--apns-url <url>] [--apns-ca-file <path>] [--apns-timeout <seconds>] [--outbound-ca-file <path>]
@@ -147,7 +148,9 @@ public enum DaemonCommand: Sendable {
           --webhook-allow <network>
                                    Let every tenant's webhooks reach this network although it is not public
                                    (repeatable): loopback or link-local for receivers beside the node. A
-                                   tenant can open only private networks itself (PUT /v1/settings).
+                                   tenant can open only private networks itself (PUT /v1/settings). In the
+                                   per-user daemon: let pushes to browsers (the web center's "notify this
+                                   browser") reach a push service on this network.
           --webhook-timeout <seconds>
                                    How long a webhook's receiver has to answer (default 15; 1 to 60). A node
                                    that dies mid-attempt leaves the delivery to another after twice that

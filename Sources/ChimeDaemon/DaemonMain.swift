@@ -1,4 +1,5 @@
 import ChimeAPI
+import ChimeDelivery
 import ChimeDesktop
 import ChimeEngine
 import ChimeSQLite
@@ -79,7 +80,11 @@ public enum DaemonMain {
         }
         let desktop = await desktopPresenter(configuration, registry: registry, sink: sink, log: log)
         let listEvents = ListEventsPresenter(events: events) { sink.listsChanged() }
-        let presenter = PresenterFanOut([desktop ?? LogPresenter(log: log), listEvents])
+        let browserPush = BrowserPushPresenter(
+            book: BrowserPushBook(file: paths.webPushFile) { log.warning($0) },
+            sender: WebhookSender(certificateAuthorities: configuration.outboundCertificateAuthorities),
+            policy: OutboundAddressPolicy(operatorAllowed: configuration.webhookAllowed.compactMap(IPNetwork.init)), log: log)
+        let presenter = PresenterFanOut([desktop ?? LogPresenter(log: log), listEvents, browserPush])
         // Whoever asks the user, every open question is also listed for the web center and the CLI.
         let questions = AuthorizationQuestions(asking: desktop ?? configuration.authorization.resolver, events: events)
 
@@ -123,7 +128,8 @@ public enum DaemonMain {
 
         // The token, then the socket: a client that finds the socket finds this daemon's token beside it.
         let token = try writeToken(paths.tokenFile)
-        let handler = APIHandler(service: service, access: .init(token: token, userID: getuid(), hosts: [], procRoot: configuration.procRoot), log: log)
+        let handler = APIHandler(
+            service: service, access: .init(token: token, userID: getuid(), hosts: [], procRoot: configuration.procRoot), log: log, browserPush: browserPush)
         var server = HTTPServer.Configuration()
         // Each listener may hold this many; the rest of the descriptors stay for the store, the bus, launches.
         server.connectionLimit = max(16, min(configuration.maximumConnections, (descriptors - 128) / (configuration.http == nil ? 1 : 2)))

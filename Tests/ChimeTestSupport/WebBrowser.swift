@@ -64,6 +64,11 @@ public final class WebBrowser: Sendable {
     /// Grants the page's origin a browser permission, as if the user had allowed it.
     public func grant(_ permission: String) async throws { try await command(["op": "grant", "permission": permission]) }
 
+    /// Brings `data` to the page origin's service worker as a push message, as its push service would
+    /// (DevTools' `ServiceWorker.deliverPushMessage`): a browser without a push service still runs the
+    /// worker's `push` handler.
+    public func push(_ data: String) async throws { try await command(["op": "push", "data": data]) }
+
     public func quit() async {
         _ = try? await command(["op": "quit"], within: 15)
         await process.stop()

@@ -13,6 +13,7 @@ JSON lines on standard input, one answer line each on standard output.
     {"op": "keys", "keys": ["TAB", "ENTER"]}  (pressed on whatever has the focus, as a keyboard user would)
     {"op": "attribute", "css": "li[data-id='tea'] img", "name": "src"}
     {"op": "grant", "permission": "notifications"}    (the browser's permission, as if the user allowed it)
+    {"op": "push", "data": "{…}"}   (a push message to the origin's service worker, as its push service would bring it)
     {"op": "screenshot", "path": "/tmp/center.png"}   {"op": "quit"}
 
 Each answer is {"ok": true, "value": …} or {"ok": false, "error": "…"}; nothing else is printed."""
@@ -115,6 +116,19 @@ def run(command):
     elif op == "grant":
         origin = driver.execute_script("return location.origin")
         driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin, "permissions": [command["permission"]]})
+    elif op == "push":
+        # DevTools names a service worker registration by an id pages never see. A new profile numbers
+        # registrations from 0, and the page registers one worker: the first id that takes the message.
+        origin = driver.execute_script("return location.origin")
+        driver.execute_cdp_cmd("ServiceWorker.enable", {})
+        failures = []
+        for registration in range(4):
+            try:
+                driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {"origin": origin, "registrationId": str(registration), "data": command["data"]})
+                return registration
+            except WebDriverException as error:
+                failures.append(str(error).splitlines()[0])
+        raise RuntimeError(f"no service worker registration took the push: {failures}")
     elif op == "screenshot":
         height = driver.execute_script("return document.documentElement.scrollHeight")
         size = driver.get_window_size()

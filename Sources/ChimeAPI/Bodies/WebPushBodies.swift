@@ -21,7 +21,8 @@ public struct WebPushSettingsBody: Codable, Sendable, Hashable {
 /// alone: enough to call `showNotification(title, {body, tag: identifier, data})`.
 public struct WebPushMessageBody: Codable, Sendable, Hashable {
     public var type = "notification.delivered"
-    public var recipient: String
+    /// Server mode: the recipient it was due for; absent from the per-user daemon, whose one user it is.
+    public var recipient: String?
     public var app: String
     public var identifier: String
     /// The texts as the recipient reads them.
@@ -52,5 +53,108 @@ public struct WebPushMessageBody: Codable, Sendable, Hashable {
         categoryIdentifier = content.categoryIdentifier.isEmpty ? nil : content.categoryIdentifier
         badge = content.badge
         userInfo = content.userInfo.isEmpty ? nil : content.userInfo
+    }
+
+    /// The message as JSON of at most `limit` bytes: without `userInfo`, then with the body shortened, when
+    /// it would not fit whole.
+    public func encoded(fittingIn limit: Int) -> [UInt8] {
+        var message = self
+        let encoder = WireFormat.encoder()
+        func encoded() -> [UInt8] { (try? encoder.encode(message)).map(Array.init) ?? [] }
+        var bytes = encoded()
+        if bytes.count > limit {
+            message.userInfo = nil
+            bytes = encoded()
+        }
+        while bytes.count > limit, !message.body.isEmpty {
+            message.body = String(message.body.dropLast(max(1, (bytes.count - limit) / 4)))
+            bytes = encoded()
+        }
+        return bytes
+    }
+
+    /// The per-user daemon's message, from what it presents.
+    public init(
+        app: String, identifier: String, title: String, subtitle: String, body: String, date: Date, alerting: String, threadIdentifier: String?,
+        categoryIdentifier: String?, badge: Int?
+    ) {
+        self.app = app
+        self.identifier = identifier
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.date = date
+        self.alerting = alerting
+        self.threadIdentifier = threadIdentifier
+        self.categoryIdentifier = categoryIdentifier
+        self.badge = badge
+    }
+}
+
+/// What a service worker receives when notifications it may be showing were removed (the app removed
+/// them, or the user dismissed them elsewhere): close those.
+public struct WebPushRemovalBody: Codable, Sendable, Hashable {
+    public var type = "notification.removed"
+    public var app: String
+    public var identifiers: [String]
+
+    public init(app: String, identifiers: [String]) {
+        self.app = app
+        self.identifiers = identifiers
+    }
+}
+
+/// `GET /v1/web/push`: what the web center needs to offer pushes to its browser.
+public struct BrowserPushStatus: Codable, Sendable, Hashable {
+    /// The daemon's VAPID public key (base64url of the uncompressed P-256 point), for
+    /// `pushManager.subscribe({applicationServerKey})`.
+    public var applicationServerKey: String
+    /// How many browsers receive pushes now.
+    public var subscriptions: Int
+
+    public init(applicationServerKey: String, subscriptions: Int) {
+        self.applicationServerKey = applicationServerKey
+        self.subscriptions = subscriptions
+    }
+}
+
+/// `POST /v1/web/push/subscriptions`: a browser's `PushSubscription` as its `toJSON()` writes it.
+public struct BrowserPushSubscription: Codable, Sendable, Hashable {
+    public struct Keys: Codable, Sendable, Hashable {
+        /// Base64url of the browser's P-256 public key.
+        public var p256dh: String
+        /// Base64url of its 16-byte authentication secret.
+        public var auth: String
+
+        public init(p256dh: String, auth: String) {
+            self.p256dh = p256dh
+            self.auth = auth
+        }
+    }
+
+    /// The push service's address for this browser (https).
+    public var endpoint: String
+    public var keys: Keys
+    /// When the push service ends the subscription, in milliseconds since 1970; usually none.
+    public var expirationTime: Double?
+
+    public init(endpoint: String, keys: Keys, expirationTime: Double? = nil) {
+        self.endpoint = endpoint
+        self.keys = keys
+        self.expirationTime = expirationTime
+    }
+
+    /// The longest endpoint taken: push services' addresses are a few hundred bytes.
+    public static let maximumEndpointLength = 2048
+}
+
+/// The answer to a subscription: its identifier, for `DELETE /v1/web/push/subscriptions/{id}`.
+public struct BrowserPushSubscribed: Codable, Sendable, Hashable {
+    /// Base64url of the first 16 bytes of the endpoint's SHA-256, so the page can name its subscription
+    /// again from the endpoint alone.
+    public var id: String
+
+    public init(id: String) {
+        self.id = id
     }
 }

@@ -40,13 +40,16 @@ public final class APIHandler: HTTPHandler {
     /// The signed addresses of attachments the center shows.
     let attachmentLinks = AttachmentLinks()
     let log: any EngineLog
+    /// Pushes to the user's browsers, when the daemon offers them.
+    let browserPush: (any BrowserPushing)?
     /// The status as encoded last, so the busiest route answers without encoding.
     private let encodedStatus = Mutex<(status: StatusResult, bytes: [UInt8])?>(nil)
 
-    public init(service: NotificationService, access: Access, log: any EngineLog) {
+    public init(service: NotificationService, access: Access, log: any EngineLog, browserPush: (any BrowserPushing)? = nil) {
         self.service = service
         self.access = Mutex(access)
         self.log = log
+        self.browserPush = browserPush
     }
 
     /// The TCP listener's `Host` values, once it is bound, and the web center's address on it.
@@ -256,6 +259,13 @@ public final class APIHandler: HTTPHandler {
             }
             let lifetime = TimeInterval(WebSessions.codeLifetime.components.seconds)
             return json(WebLogin(url: url, expiresAt: Date().addingTimeInterval(lifetime)))
+        case .webPush:
+            return json(try await pushing().status())
+        case .subscribeWebPush:
+            return json(try await pushing().subscribe(try request.body(BrowserPushSubscription.self)), status: 201)
+        case .unsubscribeWebPush:
+            try await pushing().unsubscribe(id: try request.parameter("id"))
+            return json(Empty())
         case .appEvents:
             let subscription = try await service.openAppStream(
                 try request.app, foreground: try request.flag("foreground"), decidesResponses: try request.flag("decides"),
@@ -273,6 +283,11 @@ public final class APIHandler: HTTPHandler {
             try await service.acknowledge(try request.app, delivery: try request.parameter("delivery"), try request.optionalBody(Acknowledgment.self) ?? Acknowledgment())
             return json(Empty())
         }
+    }
+
+    private func pushing() throws(APIError) -> any BrowserPushing {
+        guard let browserPush else { throw APIError(.unavailable, "this daemon does not push to browsers") }
+        return browserPush
     }
 
     // MARK: Answers

@@ -40,6 +40,8 @@ enum WebPages {
             "/web/settings.js": (script, PackageResources.settings_js),
             "/web/badges.js": (script, PackageResources.badges_js),
             "/web/browser-notifications.js": (script, PackageResources.browser_notifications_js),
+            "/web/browser-push.js": (script, PackageResources.browser_push_js),
+            "/web/push-worker.js": (script, PackageResources.push_worker_js),
         ]
     }()
 

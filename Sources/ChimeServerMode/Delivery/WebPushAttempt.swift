@@ -6,9 +6,6 @@ import ChimePostgres
 import Foundation
 
 extension DeliveryWorker {
-    /// How long a push service keeps a message for a browser that is offline (`TTL`): a day, as for APNs.
-    static let webPushTimeToLive = 24 * 3600
-
     /// A Web Push attempt (RFC 8030): the delivered event made into the message a service worker reads
     /// (`WebPushMessageBody`), encrypted for the subscription (RFC 8291), signed for the push service's
     /// origin with the tenant's VAPID key (RFC 8292), and POSTed as a webhook is: only to addresses the
@@ -32,10 +29,8 @@ extension DeliveryWorker {
         } catch {
             return .dead(status: nil, error: "the message is \(error.size) bytes; a push message holds \(WebPushEncryption.maximumPlaintext)")
         }
-        let headers: [(name: String, value: String)] = [
-            ("Authorization", vapid.authorization(audience: origin, now: Date())), ("Content-Encoding", "aes128gcm"), ("TTL", String(Self.webPushTimeToLive)),
-            ("Urgency", message.urgency), ("Topic", Self.webPushTopic(message.identifier)),
-        ]
+        let headers = WebPushHeaders.headers(
+            vapid: vapid, origin: origin, urgency: message.urgency, topic: WebPushHeaders.topic(identifier: message.identifier), now: Date())
         let policy = OutboundAddressPolicy(allowed: delivery.allowList.compactMap(IPNetwork.init), operatorAllowed: configuration.operatorAllowed)
         let outcome = await configuration.sender.send(body, headers: headers, to: endpoint, policy: policy, contentType: "application/octet-stream")
         return Self.webPushResult(of: outcome, attempt: delivery.attempts, schedule: configuration.schedule, now: Date())
@@ -60,29 +55,11 @@ extension DeliveryWorker {
             let data: RecipientDeliveredEvent
         }
         guard let event = try? WireFormat.decoder().decode(Stored.self, from: Data(stored)).data else { return nil }
-        var message = WebPushMessageBody(event)
-        let encoder = WireFormat.encoder()
-        func encoded() -> [UInt8] { (try? encoder.encode(message)).map(Array.init) ?? [] }
-        var bytes = encoded()
-        if bytes.count > WebPushEncryption.maximumPlaintext {
-            message.userInfo = nil
-            bytes = encoded()
-        }
-        while bytes.count > WebPushEncryption.maximumPlaintext, !message.body.isEmpty {
-            message.body = String(message.body.dropLast(max(1, (bytes.count - WebPushEncryption.maximumPlaintext) / 4)))
-            bytes = encoded()
-        }
+        let bytes = WebPushMessageBody(event).encoded(fittingIn: WebPushEncryption.maximumPlaintext)
         let level = event.notification.request.content.interruptionLevel
         let urgency =
             event.alerting == "quietly" || level == .passive ? "low" : level == .timeSensitive || level == .critical ? "high" : "normal"
-        return (bytes, message.identifier, urgency)
-    }
-
-    /// RFC 8030's `Topic`: a later message with the same topic replaces this one while the browser is
-    /// offline, as a notification with the same identifier replaces it in Apple's API. At most 32
-    /// base64url characters, so the identifier's SHA-256, shortened.
-    static func webPushTopic(_ identifier: String) -> String {
-        Base64URL.encode(Digest.sha256(Array(identifier.utf8)).prefix(24))
+        return (bytes, event.notification.request.identifier, urgency)
     }
 
     /// The ledger's record of what the push service answered (RFC 8030 §5, §6.2; RFC 8292 §4):

@@ -1,6 +1,7 @@
 // The browser's own notifications, for a page left open in a background tab: asked for only when the
 // user turns them on here, never by default. Chimed still presents every notification itself; this only
 // echoes new ones while the page is out of sight.
+import { pushGroup } from "./browser-push.js";
 import { element } from "./dom.js";
 import { t } from "./texts.js";
 
@@ -42,5 +43,6 @@ export function browserSection() {
   return element("section", { class: "settings-group", "aria-labelledby": "browser-title" },
     element("h3", { id: "browser-title" }, t("browser.title")),
     element("div", { class: "toggle" }, element("label", { for: id }, t("browser.switch")), input),
-    note ? element("p", { class: "hint" }, note) : null);
+    note ? element("p", { class: "hint" }, note) : null,
+    pushGroup());
 }

@@ -136,6 +136,12 @@ const texts = {
     "browser.switch": "Also show new notifications as this browser's notifications while the page is in the background",
     "browser.denied": "The browser blocks notifications from this page; allow them in its site settings.",
     "browser.unsupported": "This browser cannot show notifications.",
+    "push.switch": "Push new notifications to this browser, even with this page closed",
+    "push.on": "This browser receives Chime's notifications through its push service.",
+    "push.noService": "This browser has no push service it can reach (a headless or de-Googled Chromium has none, and an offline browser cannot reach one), so it cannot receive pushes. Notifications still show here while the page is open.",
+    "push.unsupported": "This browser cannot receive pushes (it has no service workers or Push API).",
+    "push.noWorker": "the browser did not start the page's service worker",
+    "push.failed": (reason) => `Pushes could not be changed: ${reason}`,
   },
   ko: {
     "title": "알림 센터",
@@ -269,6 +275,12 @@ const texts = {
     "browser.switch": "페이지가 뒤에 있을 때 새 알림을 이 브라우저의 알림으로도 표시",
     "browser.denied": "브라우저가 이 페이지의 알림을 막고 있습니다. 사이트 설정에서 허용하세요.",
     "browser.unsupported": "이 브라우저는 알림을 표시할 수 없습니다.",
+    "push.switch": "이 페이지를 닫아도 새 알림을 이 브라우저로 푸시",
+    "push.on": "이 브라우저는 푸시 서비스를 통해 Chime 알림을 받습니다.",
+    "push.noService": "이 브라우저는 연결할 수 있는 푸시 서비스가 없어(헤드리스나 구글 서비스가 빠진 Chromium에는 없고, 오프라인 브라우저는 연결할 수 없습니다) 푸시를 받을 수 없습니다. 페이지가 열려 있는 동안에는 여기에 알림이 계속 표시됩니다.",
+    "push.unsupported": "이 브라우저는 푸시를 받을 수 없습니다(서비스 워커나 Push API가 없습니다).",
+    "push.noWorker": "브라우저가 페이지의 서비스 워커를 시작하지 않았습니다",
+    "push.failed": (reason) => `푸시 설정을 바꾸지 못했습니다: ${reason}`,
   },
 };
 
