@@ -85,8 +85,9 @@ public struct ServerCommand: Equatable {
           recipient <id>                      Show a recipient: time zone, language, quiet hours.
           recipient <id> [--time-zone <zone>] [--locale <tag>] [--quiet <period>]... [--no-quiet]
                                               Create the recipient or change what is given.
-          deliveries --recipient <id>         The ledger of deliveries to the recipient's devices (webhooks, APNs),
-                                              newest first: state, attempts, the last answer.
+          deliveries --recipient <id>         The ledger of deliveries to the recipient's devices (webhooks, APNs,
+                                              Web Push), newest first: state, attempts, the last answer, and what
+                                              became of it at the recipient (delivered, seen, acted, dismissed).
           replay <delivery id>                Send a finished delivery again (same webhook-id or apns-id).
           settings [--allow <network>]... [--no-allow]
                                               Show the tenant's settings, or replace the networks its webhooks

@@ -22,6 +22,7 @@ import Foundation
 /// GET|PUT|DELETE /v1/recipients/{recipient}/devices/{device}
 /// GET    /v1/recipients/{recipient}/deliveries?limit=&cursor=   the ledger of deliveries to the devices
 /// POST   /v1/deliveries/{id}/replay                     send a finished delivery again
+/// POST   /v1/deliveries/{id}/outcome                    what became of it at the recipient (delivered, seen, …)
 /// GET|PUT /v1/settings                                  the tenant's settings (the webhooks' allow list)
 /// GET|PUT|DELETE /v1/settings/apns                      the tenant's APNs provider key (never shown)
 /// GET|PUT /v1/settings/webpush                          the tenant's VAPID public key and contact
@@ -155,6 +156,8 @@ public final class TenantAPIHandler: HTTPHandler {
         } else if let values = Self.match(head.method, segments, "POST", ["v1", "deliveries", "*", "replay"]) {
             try await service.replayDelivery(values[0], key: key, now: now)
             return HTTPResponse(status: 204)
+        } else if let values = Self.match(head.method, segments, "POST", ["v1", "deliveries", "*", "outcome"]) {
+            return try .json(try await service.reportOutcome(values[0], try Self.decode(DeliveryOutcomeBody.self, request), key: key, now: now))
         } else if Self.match(head.method, segments, "GET", ["v1", "settings"]) != nil {
             return try .json(try await service.settings(key: key))
         } else if Self.match(head.method, segments, "PUT", ["v1", "settings"]) != nil {
@@ -257,7 +260,7 @@ public final class TenantAPIHandler: HTTPHandler {
         "GET /v1/recipients/*", "PUT /v1/recipients/*", "GET /v1/recipients/*/pending", "GET /v1/recipients/*/delivered",
         "DELETE /v1/recipients/*/apps/*/pending", "POST /v1/recipients/*/apps/*/delivered/*/response", "GET /v1/recipients/*/responses",
         "GET /v1/recipients/*/devices", "GET /v1/recipients/*/devices/*", "PUT /v1/recipients/*/devices/*", "DELETE /v1/recipients/*/devices/*",
-        "GET /v1/recipients/*/deliveries", "POST /v1/deliveries/*/replay", "GET /v1/settings", "PUT /v1/settings",
+        "GET /v1/recipients/*/deliveries", "POST /v1/deliveries/*/replay", "POST /v1/deliveries/*/outcome", "GET /v1/settings", "PUT /v1/settings",
         "GET /v1/settings/apns", "PUT /v1/settings/apns", "DELETE /v1/settings/apns", "GET /v1/settings/webpush", "PUT /v1/settings/webpush",
         "GET /v1/settings/ledger-webhook", "PUT /v1/settings/ledger-webhook", "DELETE /v1/settings/ledger-webhook", "POST /3/device/*",
         "GET /v1/apps/*/strings", "GET /v1/apps/*/strings/*", "PUT /v1/apps/*/strings/*", "DELETE /v1/apps/*/strings/*",

@@ -24,6 +24,21 @@ extension TenantService {
             next: records.count > page.limit ? shown.last.map { String($0.id) } : nil)
     }
 
+    /// Records what became of a delivery at the recipient (their app or service worker told the tenant's
+    /// backend, which tells Chime): it moves the ledger forward only — delivered, seen, then acted or
+    /// dismissed — and a report that would move it back changes nothing. A response for the notification
+    /// records `acted` or `dismissed` by itself.
+    public func reportOutcome(_ identifier: String, _ body: DeliveryOutcomeBody, key: AuthenticatedKey, now: Date) async throws -> DeliveryItem {
+        try require(.publish, key)
+        guard let outcome = DeliveryOutcome(rawValue: body.outcome) else {
+            throw APIError(.invalidParameters, field: "outcome", "an outcome is delivered, seen, acted or dismissed")
+        }
+        guard let id = Int64(identifier), id > 0,
+            let record = try await PostgresDeliveries(database: database).report(outcome, tenant: key.tenant, id: id, now: now, event: Self.encodeDelivery)
+        else { throw APIError(.notFound, field: "delivery", "the tenant has no delivery with this id") }
+        return Self.item(record)
+    }
+
     /// Sends a finished delivery again, from its first attempt.
     public func replayDelivery(_ identifier: String, key: AuthenticatedKey, now: Date) async throws {
         try require(.publish, key)
@@ -170,6 +185,9 @@ extension TenantService {
         DeliveryItem(
             id: String(record.id), recipient: record.recipient, device: record.deviceID, channel: record.channel, app: record.appIdentifier, notification: record.notificationIdentifier,
             state: record.state, attempts: record.attempts, nextAttempt: record.nextAttempt, lastStatus: record.lastStatus, lastError: record.lastError,
-            created: record.created, updated: record.updated)
+            created: record.created, updated: record.updated, outcome: record.outcome?.rawValue, outcomeAt: record.outcomeAt)
     }
+
+    /// A delivery's ledger entry as the tenant's event stream and ledger webhook carry it.
+    static let encodeDelivery: @Sendable (DeliveryRecord) throws -> [UInt8] = { Array(try WireFormat.encoder().encode(item($0))) }
 }

@@ -43,7 +43,7 @@ extension TenantService {
         }
         let recorded = try await PostgresResponses(database: database, tenant: key.tenant).record(
             recipient: recipient, app: app, notificationIdentifier: notification, now: now, respond: respond,
-            encodeEvent: { Array(try WireFormat.encoder().encode(Self.item($0))) })
+            encodeEvent: { Array(try WireFormat.encoder().encode(Self.item($0))) }, encodeDelivery: Self.encodeDelivery)
         guard let recorded else { throw APIError(.notFound, field: "notification", "the recipient has no such delivered notification") }
         return Self.item(recorded)
     }

@@ -145,6 +145,68 @@ struct ServerModeWebhookTests {
         await cluster.stop()
     }
 
+    /// What became of a delivery at the recipient moves its ledger entry forward only (delivered, seen,
+    /// then acted or dismissed), whoever reports it: the tenant's backend, or a response for the
+    /// notification, which reports on every delivery of it. Each change reaches the ledger webhook.
+    @Test func outcomesMoveTheLedgerForwardAndAResponseReportsOnEveryDelivery() async throws {
+        let (cluster, key, receiver) = try await Self.start()
+        let secret = "whsec_" + Data((0..<32).map { UInt8($0) }).base64EncodedString()
+        try receiver.setSecret(secret)
+        #expect(try cluster.call("PUT", "/v1/settings/ledger-webhook", key: key, body: #"{"url":"\#(receiver.url("/flaky/0"))","secret":"\#(secret)"}"#).status == 200)
+        for device in ["hook", "desk"] {
+            let body = #"{"channel":"webhook","webhook":{"url":"\#(receiver.url("/accept"))","secret":"\#(secret)"}}"#
+            #expect(try cluster.call("PUT", "/v1/recipients/ann/devices/\(device)", key: key, body: body).status == 201)
+        }
+        try Self.notify(cluster, key: key, "n1")
+        try await eventually("both are accepted") {
+            let ledger = try Self.deliveries(cluster, key: key)
+            return ledger.count == 2 && ledger.allSatisfy { $0["state"] as? String == "accepted" }
+        }
+        let hook = try #require(try Self.deliveries(cluster, key: key).first { $0["device"] as? String == "hook" })
+        let id = try #require(hook["id"] as? String)
+        #expect(hook["outcome"] == nil, "nothing is reported yet")
+
+        func report(_ outcome: String, _ delivery: String = id, key tenantKey: String = key) throws -> (status: Int, outcome: String?) {
+            let answer = try cluster.call("POST", "/v1/deliveries/\(delivery)/outcome", key: tenantKey, body: #"{"outcome":"\#(outcome)"}"#)
+            return (answer.status, (answer.json as? [String: Any])?["outcome"] as? String)
+        }
+        #expect(try report("seen") == (200, "seen"))
+        #expect(try report("delivered") == (200, "seen"), "a late report does not move it back")
+        #expect(try report("seen") == (200, "seen"), "nor does the same one again")
+        let refused = try cluster.call("POST", "/v1/deliveries/\(id)/outcome", key: key, body: #"{"outcome":"read"}"#)
+        #expect(refused.status == 400 && refused.text.contains(#""field":"outcome""#), "\(refused.text)")
+        #expect(try report("seen", "abc").status == 404 && report("seen", "999999999").status == 404)
+        let other = try await cluster.tenant("others")
+        #expect(try report("acted", key: other).status == 404, "another tenant's delivery is not there")
+        let afterSeen = try #require(try Self.deliveries(cluster, key: key).first { $0["id"] as? String == id })
+        #expect(afterSeen["state"] as? String == "accepted" && afterSeen["attempts"] as? Int == 1, "the sending state is left as it was")
+        #expect((afterSeen["outcomeAt"] as? Double).map { abs($0 - Date().timeIntervalSince1970) < 30 } == true, "\(afterSeen)")
+
+        // The recipient opened it: both deliveries are acted on, and a dismissal afterwards changes nothing.
+        #expect(try cluster.call("POST", "/v1/recipients/ann/apps/chat/delivered/n1/response", key: key, body: #"{"kind":"open"}"#).status == 201)
+        #expect(Set(try Self.deliveries(cluster, key: key).map { $0["outcome"] as? String ?? "none" }) == ["acted"])
+        #expect(try report("dismissed") == (200, "acted"))
+
+        try Self.notify(cluster, key: key, "n2")
+        try await eventually("n2 is accepted") {
+            try Self.deliveries(cluster, key: key).filter { $0["notification"] as? String == "n2" && $0["state"] as? String == "accepted" }.count == 2
+        }
+        #expect(try cluster.call("POST", "/v1/recipients/ann/apps/chat/delivered/n2/response", key: key, body: #"{"kind":"dismiss"}"#).status == 201)
+        let n2 = try Self.deliveries(cluster, key: key).filter { $0["notification"] as? String == "n2" }
+        #expect(n2.map { $0["outcome"] as? String } == ["dismissed", "dismissed"], "\(n2)")
+
+        // The ledger webhook heard each change once: seen, then acted twice and dismissed twice.
+        func reported() -> [String] {
+            receiver.requests().filter { $0["path"] as? String == "/flaky/0" }.compactMap { request in
+                (try? JSONSerialization.jsonObject(with: Data((request["body"] as? String ?? "").utf8)) as? [String: Any])?["type"] as? String
+            }
+        }
+        try await eventually("the reports arrive") { reported().filter { !$0.hasSuffix("accepted") }.count == 5 }
+        #expect(reported().filter { !$0.hasSuffix("accepted") }.sorted() == ["delivery.acted", "delivery.acted", "delivery.dismissed", "delivery.dismissed", "delivery.seen"])
+        await receiver.stop()
+        await cluster.stop()
+    }
+
     /// A receiver that fails twice gets the same webhook three times on the schedule, then accepts it once; one
     /// that keeps failing ends dead after the last retry; one that answers 410 turns the device off.
     @Test func failuresAreRetriedOnScheduleThenDeadAndGoneTurnsTheDeviceOff() async throws {

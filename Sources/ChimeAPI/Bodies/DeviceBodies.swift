@@ -132,10 +132,14 @@ public struct DeliveryItem: Codable, Sendable, Hashable {
     public var lastError: String?
     public var created: Date
     public var updated: Date
+    /// What became of it at the recipient, where the channel reports it: `delivered`, `seen`, then `acted`
+    /// or `dismissed`; absent before any report.
+    public var outcome: String?
+    public var outcomeAt: Date?
 
     public init(
         id: String, recipient: String, device: String, channel: String, app: String, notification: String, state: String, attempts: Int,
-        nextAttempt: Date?, lastStatus: Int?, lastError: String?, created: Date, updated: Date
+        nextAttempt: Date?, lastStatus: Int?, lastError: String?, created: Date, updated: Date, outcome: String? = nil, outcomeAt: Date? = nil
     ) {
         self.id = id
         self.recipient = recipient
@@ -150,6 +154,19 @@ public struct DeliveryItem: Codable, Sendable, Hashable {
         self.lastError = lastError
         self.created = created
         self.updated = updated
+        self.outcome = outcome
+        self.outcomeAt = outcomeAt
+    }
+}
+
+/// `POST /v1/deliveries/{id}/outcome`: what became of a delivery at the recipient, as their device or the
+/// tenant's backend learned it.
+public struct DeliveryOutcomeBody: Codable, Sendable, Hashable {
+    /// `delivered`, `seen`, `acted` or `dismissed`.
+    public var outcome: String
+
+    public init(outcome: String) {
+        self.outcome = outcome
     }
 }
 

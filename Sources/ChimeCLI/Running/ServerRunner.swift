@@ -192,6 +192,7 @@ struct ServerRunner {
             row: { item in
                 var state = "\(item.state) (\(item.attempts))"
                 if let status = item.lastStatus { state += " \(status)" }
+                if let outcome = item.outcome { state += ", \(outcome)" }
                 if let error = item.lastError { state += ": \(error)" }
                 return [item.id, iso(item.created), item.device, item.app, item.notification, state]
             })

@@ -71,6 +71,28 @@ public struct DeliveryRecord: Sendable, Hashable {
     public let lastError: String?
     public let created: Date
     public let updated: Date
+    /// What became of it at the recipient, where the channel reports it; `nil` before any report.
+    public var outcome: DeliveryOutcome? = nil
+    public var outcomeAt: Date? = nil
+}
+
+/// What became of a delivery at the recipient, in the order it can happen: the device received it, the
+/// recipient saw it, then acted on it or dismissed it. A report moves a delivery forward only, so reports
+/// that cross on the way (a late "delivered" after "seen") change nothing.
+public enum DeliveryOutcome: String, Sendable, Hashable, CaseIterable {
+    case delivered, seen, acted, dismissed
+
+    /// Its place in that order; acting and dismissing are both last, and the first of them stays.
+    public var rank: Int {
+        switch self {
+        case .delivered: 1
+        case .seen: 2
+        case .acted, .dismissed: 3
+        }
+    }
+
+    /// The same rank in SQL, for the `outcome` column (0 for none).
+    static let rankSQL = "CASE outcome WHEN 'delivered' THEN 1 WHEN 'seen' THEN 2 WHEN 'acted' THEN 3 WHEN 'dismissed' THEN 3 ELSE 0 END"
 }
 
 /// What became of an attempt, as the ledger records it.
@@ -261,14 +283,54 @@ public struct PostgresDeliveries: Sendable {
         }
     }
 
+    /// Records `outcome` for the tenant's delivery `id` if it moves the delivery forward, with a `delivery`
+    /// event and a ledger report (`delivery.<outcome>`); the delivery as it now is, or `nil` when the
+    /// tenant has no such delivery.
+    public func report(_ outcome: DeliveryOutcome, tenant: String, id: Int64, now: Date, event: @escaping @Sendable (DeliveryRecord) throws -> [UInt8])
+        async throws -> DeliveryRecord?
+    {
+        try await database.transaction { db in
+            let changed = try Self.recordOutcome(
+                outcome, where: "tenant = $1 AND id = $2", [.text(tenant), .integer(id)], tenant: tenant, now: now, event: event, in: db)
+            if let record = changed.first { return record }
+            let rows = try db.query(
+                "SELECT \(Self.recordColumns) FROM delivery WHERE tenant = $1 AND id = $2 AND channel <> '\(Self.ledgerChannel)'", [.text(tenant), .integer(id)])
+            return try rows.first.map(Self.record)
+        }
+    }
+
+    /// Moves the deliveries `condition` selects (its arguments first, as `$1`…) to `outcome` where that is
+    /// forward, in `db`'s transaction, appending an event and queuing a ledger report for each; those
+    /// changed.
+    @discardableResult
+    static func recordOutcome(
+        _ outcome: DeliveryOutcome, where condition: String, _ arguments: [PostgresValue], tenant: String, now: Date,
+        event: (DeliveryRecord) throws -> [UInt8], in db: PostgresConnection
+    ) throws -> [DeliveryRecord] {
+        let next = arguments.count
+        let rows = try db.query(
+            """
+            UPDATE delivery SET outcome = $\(next + 1), outcome_at = $\(next + 2), updated = $\(next + 2)
+            WHERE \(condition) AND channel <> '\(ledgerChannel)' AND \(DeliveryOutcome.rankSQL) < $\(next + 3)
+            RETURNING \(recordColumns)
+            """, arguments + [.text(outcome.rawValue), .date(now), .integer(Int64(outcome.rank))])
+        let records = try rows.map(record)
+        for record in records {
+            let body = try event(record)
+            try PostgresEventLog.append([StoredEvent(kind: "delivery", tenant: tenant, recipient: record.recipient, readable: now, body: body)], in: db)
+            try queueLedgerReport(record, tenant: tenant, event: body, now: now, in: db, type: outcome.rawValue)
+        }
+        return records
+    }
+
     /// The channel of reports to the tenant's ledger webhook.
     public static let ledgerChannel = "ledger"
 
     /// Queues a report of `record`'s new state for the tenant's ledger webhook, when it set one: the
     /// Standard Webhooks body `{"type":"delivery.<state>","timestamp":…,"data":<the delivery>}`, signed and
     /// retried as a webhook is. Its device is the reported delivery's id.
-    static func queueLedgerReport(_ record: DeliveryRecord, tenant: String, event: [UInt8], now: Date, in db: PostgresConnection) throws {
-        let body = standardWebhooksBody(type: "delivery.\(record.state)", at: now, data: event)
+    static func queueLedgerReport(_ record: DeliveryRecord, tenant: String, event: [UInt8], now: Date, in db: PostgresConnection, type: String? = nil) throws {
+        let body = standardWebhooksBody(type: "delivery.\(type ?? record.state)", at: now, data: event)
         try db.query(
             """
             INSERT INTO delivery (tenant, recipient, device_id, channel, app_id, notification_id, body, state, next_attempt, created, updated)
@@ -281,7 +343,7 @@ public struct PostgresDeliveries: Sendable {
     }
 
     static let recordColumns =
-        "id, recipient, device_id, channel, app_id, notification_id, state, attempts, next_attempt, last_status, last_error, created, updated"
+        "id, recipient, device_id, channel, app_id, notification_id, state, attempts, next_attempt, last_status, last_error, created, updated, outcome, outcome_at"
 
     static func record(_ row: [PostgresValue]) throws -> DeliveryRecord {
         guard let id = row[0].integer, let recipient = row[1].text, let device = row[2].text, let channel = row[3].text, let app = row[4].text,
@@ -290,7 +352,7 @@ public struct PostgresDeliveries: Sendable {
         return DeliveryRecord(
             id: id, recipient: recipient, deviceID: device, channel: channel, appIdentifier: app, notificationIdentifier: notification, state: state,
             attempts: Int(attempts), nextAttempt: row[8].date, lastStatus: row[9].integer.map(Int.init), lastError: row[10].text, created: created,
-            updated: updated)
+            updated: updated, outcome: row[13].text.flatMap(DeliveryOutcome.init(rawValue:)), outcomeAt: row[14].date)
     }
 
     /// A recipient's deliveries, newest first, after `before` (an id) when given.

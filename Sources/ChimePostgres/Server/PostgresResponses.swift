@@ -29,7 +29,8 @@ public struct PostgresResponses: Sendable {
     public func record(
         recipient: String, app: String, notificationIdentifier: String, now: Date,
         respond: @escaping @Sendable (DeliveredNotification) throws -> NotificationResponse,
-        encodeEvent: @escaping @Sendable (RecordedResponse) throws -> [UInt8]
+        encodeEvent: @escaping @Sendable (RecordedResponse) throws -> [UInt8],
+        encodeDelivery: @escaping @Sendable (DeliveryRecord) throws -> [UInt8]
     ) async throws -> RecordedResponse? {
         let tenant = tenant
         let key: [PostgresValue] = [.text(tenant), .text(recipient), .text(app), .text(notificationIdentifier)]
@@ -47,6 +48,11 @@ public struct PostgresResponses: Sendable {
             let recorded = RecordedResponse(sequence: sequence, recipient: recipient, appIdentifier: app, date: now, response: response)
             try PostgresEventLog.append(
                 [StoredEvent(kind: "responded", tenant: tenant, recipient: recipient, readable: now, body: try encodeEvent(recorded))], in: db)
+            // The response is the recipient's report on every delivery of the notification to their devices.
+            let outcome: DeliveryOutcome = response.actionIdentifier == NotificationResponse.dismissActionIdentifier ? .dismissed : .acted
+            try PostgresDeliveries.recordOutcome(
+                outcome, where: "tenant = $1 AND recipient = $2 AND app_id = $3 AND notification_id = $4", key, tenant: tenant, now: now,
+                event: encodeDelivery, in: db)
             return recorded
         }
     }

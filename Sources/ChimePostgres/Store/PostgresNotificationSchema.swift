@@ -242,5 +242,15 @@ enum PostgresNotificationSchema {
                 CREATE INDEX tenant_by_apns_key ON tenant (apns_team, apns_key_id) WHERE apns_key IS NOT NULL;
                 ALTER TABLE delivery ADD COLUMN headers text NOT NULL DEFAULT '';
                 """),
+        // Server mode: what became of a delivery at the recipient, where the channel reports it (the
+        // tenant's backend for its app or service worker; a response for the notification): delivered,
+        // seen, then acted or dismissed. Beside the sending state, which it never changes.
+        PostgresMigration(
+            version: 8, name: "What recipients did with deliveries",
+            sql: """
+                ALTER TABLE delivery ADD COLUMN outcome text COLLATE "C";
+                ALTER TABLE delivery ADD COLUMN outcome_at double precision;
+                CREATE INDEX delivery_by_notification ON delivery (tenant, recipient, app_id, notification_id) WHERE channel <> 'ledger';
+                """),
     ]
 }

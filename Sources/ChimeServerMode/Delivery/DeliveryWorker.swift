@@ -68,9 +68,7 @@ public struct DeliveryWorker: Sendable {
                 group.addTask {
                     let result = await self.attempt(delivery)
                     do {
-                        let recorded = try await self.deliveries.finish(delivery, result, now: Date()) { record in
-                            Array(try WireFormat.encoder().encode(TenantService.item(record)))
-                        }
+                        let recorded = try await self.deliveries.finish(delivery, result, now: Date(), event: TenantService.encodeDelivery)
                         if !recorded {
                             self.log.warning("deliveries: \(delivery.id) was taken over before its attempt \(delivery.attempts) ended")
                         }
