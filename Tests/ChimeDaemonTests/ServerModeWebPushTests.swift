@@ -92,4 +92,37 @@ struct ServerModeWebPushTests {
         await push.stop()
         await cluster.stop()
     }
+
+    /// A node killed while the push service has its message: after the claim's lease another node sends it
+    /// again. Web Push is at least once, as every channel here: the repeat is the same message under the
+    /// same `Topic`, so a push service still holding the first replaces it, and a browser showing the first
+    /// replaces it too (the same tag), rather than showing it twice.
+    @Test func aNodeKilledMidMessageLeavesThePushToAnother() async throws {
+        let push = try await PushService.start()
+        let cluster = try await ServerModeCluster.start(
+            nodes: 1, arguments: ["--webhook-timeout", "2", "--webhook-allow", "127.0.0.1", "--outbound-ca-file", push.certificate])
+        let tenant = try await cluster.tenant("browsers")
+        #expect(try cluster.call("PUT", "/v1/recipients/ann", key: tenant, body: #"{"timeZone":"UTC","locale":"en"}"#).status == 200)
+        let serverKey = try #require((try cluster.call("GET", "/v1/settings/webpush", key: tenant).json as? [String: Any])?["applicationServerKey"] as? String)
+        let subscription = try push.subscribe(applicationServerKey: serverKey, kind: "hang")
+        #expect(try cluster.call("PUT", "/v1/recipients/ann/devices/laptop", key: tenant, body: #"{"channel":"webpush","webpush":\#(subscription)}"#).status == 201)
+        let body = #"{"notifications":[{"recipient":"ann","app":"chat","request":{"identifier":"lunch-1","content":{"title":"Hi","body":"Lunch?"}}}]}"#
+        #expect(try cluster.call("POST", "/v1/notifications", key: tenant, body: body).status == 201)
+        try await eventually("the push service has the first message") { push.messages().contains { $0["status"] as? String == "hanging" } }
+        cluster.nodes[0].signal(SIGKILL)
+        try await cluster.startNode(named: "node1")
+        try await eventually("another node delivered it", within: 40) {
+            (try cluster.call("GET", "/v1/recipients/ann/deliveries", key: tenant, node: 1).json as? [String: Any]).flatMap {
+                ($0["items"] as? [[String: Any]])?.first?["state"] as? String
+            } == "accepted"
+        }
+        let messages = push.messages()
+        #expect(messages.count == 2 && messages.last?["status"] as? Int == 201, "\(messages)")
+        #expect(Set(messages.compactMap { $0["topic"] as? String }).count == 1, "the same Topic both times")
+        let texts = messages.compactMap { ($0["plaintext"] as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } }
+        #expect(texts.count == 2 && texts.allSatisfy { $0["identifier"] as? String == "lunch-1" && $0["body"] as? String == "Lunch?" })
+        await push.stop()
+        await cluster.stop()
+    }
+
 }

@@ -9,7 +9,7 @@ output: {"subscription", "status", "plaintext" (or "error"), "vapid", "ttl", "ur
 POST /_subscribe {"applicationServerKey": …, "kind": …} makes a subscription as a browser's
 pushManager.subscribe would, and answers with its PushSubscription JSON ({"endpoint", "keys"}). Its kind
 scripts the answers: "ok" (201), "gone" (410), "missing" (404), "busy" (429 with Retry-After: 1 the first
-time, then 201), "broken" (500). A message signed with another key than the subscription's is refused
+time, then 201), "broken" (500), "hang" (the first message gets no answer for a minute, later ones 201). A message signed with another key than the subscription's is refused
 with 403; a bad token with 401; one without TTL with 400; a body over 4096 bytes with 413.
 """
 import base64
@@ -117,6 +117,14 @@ class PushService(BaseHTTPRequestHandler):
                 status, headers = 429, [("Retry-After", "1")]
             elif kind == "broken":
                 status = 500
+            elif kind == "hang" and seen == 1:
+                # The first message waits a minute for its answer: its sender is killed meanwhile.
+                entry["status"] = "hanging"
+                with LOCK:
+                    sys.stdout.write(json.dumps(entry) + "\n")
+                    sys.stdout.flush()
+                time.sleep(60)
+                return
         entry["status"] = status
         # One write per line, under the lock: print() from several threads can interleave two lines.
         with LOCK:
