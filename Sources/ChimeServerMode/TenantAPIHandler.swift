@@ -217,37 +217,19 @@ public final class TenantAPIHandler: HTTPHandler {
     // MARK: The APNs-compatible endpoint
 
     static func isAPNsDoor(_ head: HTTPRequestHead) -> Bool {
-        head.path == "/3" || head.path.hasPrefix("/3/")
+        APNsDoor.isDoorPath(head.path)
     }
 
     /// `POST /3/device/{token}`, answered with APNs' statuses, `apns-id` and `{"reason":…}` bodies.
     func apnsDoor(_ request: HTTPRequest) async -> HTTPResponse {
-        let head = request.head
-        var answer: APNsDoorAnswer
-        let segments = (try? Self.segments(head.path)) ?? []
-        let apnsID = head.headers["apns-id"].flatMap { UUID(uuidString: $0)?.uuidString.lowercased() } ?? UUID().uuidString.lowercased()
-        // `/3/device/{token}`; `/3/device/` alone is a request without a token.
-        if (2...3).contains(segments.count), segments[0] == "3", segments[1] == "device" {
-            if head.method != "POST" {
-                answer = APNsDoorAnswer(status: 405, apnsID: apnsID, reason: "MethodNotAllowed")
-            } else {
-                do {
-                    answer = try await service.acceptAPNsRequest(token: segments.count == 3 ? segments[2] : "", headers: head.headers, body: request.body, now: Date())
-                } catch let error as PostgresError where error.isRetryable || error.kind == .outcomeUnknown {
-                    log.warning("APNs endpoint: \(error)")
-                    answer = APNsDoorAnswer(status: 503, apnsID: apnsID, reason: "ServiceUnavailable")
-                } catch {
-                    log.warning("APNs endpoint: \(error)")
-                    answer = APNsDoorAnswer(status: 500, apnsID: apnsID, reason: "InternalServerError")
-                }
-            }
-        } else {
-            answer = APNsDoorAnswer(status: 404, apnsID: apnsID, reason: "BadPath")
-        }
-        let body = answer.body
-        var headers: [(String, String)] = [("apns-id", answer.apnsID)]
-        if !body.isEmpty { headers.append(("Content-Type", "application/json")) }
-        return HTTPResponse(status: answer.status, headers: headers, body: .bytes(body))
+        await APNsDoor.respond(
+            request,
+            accept: { token in try await service.acceptAPNsRequest(token: token, headers: request.head.headers, body: request.body, now: Date()) },
+            failure: { [log] error, apnsID in
+                log.warning("APNs endpoint: \(error)")
+                guard let error = error as? PostgresError, error.isRetryable || error.kind == .outcomeUnknown else { return nil }
+                return APNsDoorAnswer(status: 503, apnsID: apnsID, reason: "ServiceUnavailable")
+            })
     }
 
     // MARK: Helpers

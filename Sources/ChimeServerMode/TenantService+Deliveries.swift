@@ -1,4 +1,5 @@
 public import ChimeAPI
+import ChimeCore
 import ChimeCrypto
 import ChimeDelivery
 public import ChimePostgres
@@ -67,10 +68,10 @@ extension TenantService {
     /// devices; the key must be a P-256 key in PEM (Apple's `.p8` file) and the identifiers Apple's form.
     public func saveAPNsKey(_ body: APNsKeyBody, key: AuthenticatedKey) async throws -> APNsKeySummary {
         try require(.admin, key)
-        guard APNsCredentials.isIdentifier(body.teamId) else {
+        guard APNsIdentifier.isValid(body.teamId) else {
             throw APIError(.invalidParameters, field: "teamId", "a team identifier is 10 capital letters and digits, as Apple's developer site shows it")
         }
-        guard APNsCredentials.isIdentifier(body.keyId) else {
+        guard APNsIdentifier.isValid(body.keyId) else {
             throw APIError(.invalidParameters, field: "keyId", "a key identifier is 10 capital letters and digits, as Apple's developer site shows it")
         }
         let parsed: P256PrivateKey

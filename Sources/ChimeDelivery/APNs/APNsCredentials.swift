@@ -18,11 +18,6 @@ public struct APNsCredentials: Sendable {
         self.key = key
         identity = teamID + "\u{0}" + keyID + "\u{0}" + Base64URL.encode(key.publicKey.point)
     }
-
-    /// Apple's identifiers are ten characters, letters and digits.
-    public static func isIdentifier(_ text: String) -> Bool {
-        text.utf8.count == 10 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
-    }
 }
 
 /// A provider token (a JWT signed ES256: `{"alg":"ES256","kid":…}` and `{"iss":team,"iat":…}`) and when
