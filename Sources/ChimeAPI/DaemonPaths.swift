@@ -62,6 +62,8 @@ public struct DaemonPaths: Sendable, Hashable {
     public var attachmentsDirectory: URL { dataDirectory.appendingPathComponent("attachments", isDirectory: true) }
     public var registryFile: URL { dataDirectory.appendingPathComponent("registry.json") }
     public var responseQueueFile: URL { dataDirectory.appendingPathComponent("daemon.sqlite") }
+    /// The APNs-compatible endpoint's provider key (its public half) and the secret of the apps' device tokens.
+    public var apnsFile: URL { dataDirectory.appendingPathComponent("apns.json") }
     /// The daemon's Web Push key and the browsers that subscribed to its pushes.
     public var webPushFile: URL { dataDirectory.appendingPathComponent("web-push.json") }
     public var socketFile: URL { runtimeDirectory.appendingPathComponent("chimed.sock") }

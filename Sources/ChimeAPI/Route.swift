@@ -20,15 +20,16 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
     case appEvents, answerQuestion, queuedResponses, acknowledgeResponse
     case webLogin
     case webPush, subscribeWebPush, unsubscribeWebPush
+    case apnsKey, setAPNsKey, removeAPNsKey, apnsDeviceToken, apnsDoor
 
     public var method: HTTPMethod {
         switch self {
         case .status, .openAPI, .events, .focus, .apps, .app, .settings, .categories, .allPending, .pending, .allDelivered, .delivered,
-            .center, .appEvents, .queuedResponses, .webPush:
+            .center, .appEvents, .queuedResponses, .webPush, .apnsKey, .apnsDeviceToken:
             .get
-        case .setFocus, .registerApp, .decideAuthorization, .updateSettings, .setCategories, .badge, .replacePending: .put
-        case .requestAuthorization, .addPending, .respond, .answerQuestion, .acknowledgeResponse, .webLogin, .subscribeWebPush: .post
-        case .removePending, .removeOnePending, .removeDelivered, .removeOneDelivered, .unsubscribeWebPush: .delete
+        case .setFocus, .registerApp, .decideAuthorization, .updateSettings, .setCategories, .badge, .replacePending, .setAPNsKey: .put
+        case .requestAuthorization, .addPending, .respond, .answerQuestion, .acknowledgeResponse, .webLogin, .subscribeWebPush, .apnsDoor: .post
+        case .removePending, .removeOnePending, .removeDelivered, .removeOneDelivered, .unsubscribeWebPush, .removeAPNsKey: .delete
         }
     }
 
@@ -61,15 +62,19 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
         case .webPush: "/v1/web/push"
         case .subscribeWebPush: "/v1/web/push/subscriptions"
         case .unsubscribeWebPush: "/v1/web/push/subscriptions/{id}"
+        case .apnsKey, .setAPNsKey, .removeAPNsKey: "/v1/apns-key"
+        case .apnsDeviceToken: "/v1/apps/{app}/apns-token"
+        case .apnsDoor: "/3/device/{token}"
         }
     }
 
     /// Whether carrying the request out twice has the same effect as once, so a client may send it again
     /// when it cannot tell whether it arrived: every route but the user's action on a notification and an
-    /// app's answers (an add replaces by identifier; removals and settings are absolute).
+    /// app's answers (an add replaces by identifier; removals and settings are absolute), and APNs'
+    /// endpoint (a request is delivered each time, unless it names its `apns-id`).
     public var isIdempotent: Bool {
         switch self {
-        case .respond, .answerQuestion, .acknowledgeResponse: false
+        case .respond, .answerQuestion, .acknowledgeResponse, .apnsDoor: false
         default: true
         }
     }

@@ -10,6 +10,10 @@ public enum AppsCommand: Equatable {
     case settings(String, changes: [SettingChange], json: Bool)
     /// Registers how to show and start an app: its name, icon, and the command that launches it.
     case register(String, displayName: String?, iconPath: String?, launchCommand: [String]?)
+    /// The app's device token for chimed's APNs-compatible endpoint.
+    case apnsToken(String, json: Bool)
+    /// The provider key the APNs-compatible endpoint checks tokens with.
+    case apnsKey(APNsKeyAction, json: Bool)
 
     /// One user setting changed from the command line.
     public enum SettingChange: Equatable {
@@ -36,6 +40,8 @@ public enum AppsCommand: Equatable {
                chime apps deny <app>
                chime apps settings <app> [changes] [--json]
                chime apps register <app> [--name <name>] [--icon <file>] [--launch <command> [arguments]...]
+               chime apps apns-token <app> [--json]
+               chime apps apns-key [set --team <id> --key-id <id> --p8 <path> | remove] [--json]
 
         SETTINGS CHANGES:
           --previews always|never|when-unlocked   When notification text is shown.
@@ -50,6 +56,13 @@ public enum AppsCommand: Equatable {
           --launch <command>   What chimed runs to start the app for a response while it is not running;
                                everything after --launch is the command and its arguments.
 
+        APNS (a backend that sends to APNs reaches this desktop with POST /3/device/<token> on chimed):
+          apns-token <app>     The app's device token, as an iOS app gets it when it registers for remote
+                               notifications: give it to the app's backend.
+          apns-key set --team <id> --key-id <id> --p8 <path>
+                               The provider key the backend signs its tokens with (Apple's .p8 file; only
+                               its public half is kept). apns-key shows it; apns-key remove forgets it.
+
         OPTIONS:
           --json       Print JSON for scripts.
           -h, --help   Show this help.
@@ -57,9 +70,18 @@ public enum AppsCommand: Equatable {
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> AppsCommand {
-        guard let verb = arguments.first else { throw UsageError("say list, allow, deny, settings or register", command: name) }
+        guard let verb = arguments.first else { throw UsageError("say list, allow, deny, settings, register, apns-token or apns-key", command: name) }
         var rest = Array(arguments.dropFirst())
         switch verb {
+        case "apns-token":
+            let json = rest.contains("--json")
+            rest.removeAll { $0 == "--json" }
+            guard rest.count == 1, !rest[0].hasPrefix("-"), !rest[0].isEmpty else { throw UsageError("apps apns-token takes one app identifier", command: name) }
+            return .apnsToken(rest[0], json: json)
+        case "apns-key":
+            let json = rest.contains("--json")
+            rest.removeAll { $0 == "--json" }
+            return .apnsKey(try APNsKeyAction.parse(rest, command: name), json: json)
         case "list":
             guard rest.allSatisfy({ $0 == "--json" }) else { throw UsageError("unexpected '\(rest.joined(separator: " "))'", command: name) }
             return .list(json: !rest.isEmpty)
@@ -101,7 +123,7 @@ public enum AppsCommand: Equatable {
             }
             return .register(app, displayName: displayName, iconPath: iconPath, launchCommand: launch)
         default:
-            throw UsageError("unknown apps command '\(verb)': list, allow, deny, settings or register", command: name)
+            throw UsageError("unknown apps command '\(verb)': list, allow, deny, settings, register, apns-token or apns-key", command: name)
         }
     }
 

@@ -34,11 +34,8 @@ public struct ServerCommand: Equatable {
         case replay(String)
         /// `settings` shows; with `allowList`, replaces the webhooks' allow list (`[]` for `--no-allow`).
         case settings(allowList: [String]?)
-        /// `apns-key` shows the tenant's APNs provider key's identifiers.
-        case apnsKey
-        /// `apns-key set --team <id> --key-id <id> --p8 <path>`.
-        case saveAPNsKey(team: String, keyID: String, path: String)
-        case removeAPNsKey
+        /// `apns-key` shows the tenant's APNs provider key's identifiers; `set` gives it, `remove` forgets it.
+        case apnsKey(APNsKeyAction)
         /// `webpush` shows the VAPID public key; `--subject` sets the contact, `--no-subject` (`""`) clears it.
         case webPush(subject: String?)
     }
@@ -231,7 +228,7 @@ public struct ServerCommand: Equatable {
         case "remove": return try parseRemove(arguments)
         case "recipient": return try parseRecipient(arguments)
         case "keys": return try parseKeys(arguments)
-        case "apns-key": return try parseAPNsKey(arguments)
+        case "apns-key": return .apnsKey(try APNsKeyAction.parse(arguments, command: name))
         case "webpush":
             var reader = ArgumentReader(arguments, command: name)
             var subject: String?
@@ -320,36 +317,6 @@ public struct ServerCommand: Equatable {
         if noQuiet && !periods.isEmpty { throw UsageError("give --quiet periods or --no-quiet, not both", command: name) }
         if noQuiet { change.quietHours = [] } else if !periods.isEmpty { change.quietHours = periods }
         return .recipient(identifier, change)
-    }
-
-    private static func parseAPNsKey(_ arguments: [String]) throws(UsageError) -> Action {
-        guard let verb = arguments.first else { return .apnsKey }
-        var reader = ArgumentReader(Array(arguments.dropFirst()), command: name)
-        switch verb {
-        case "set":
-            var team: String?
-            var keyID: String?
-            var path: String?
-            while let next = try reader.nextArgument() {
-                guard let (option, inline) = next.option else { throw UsageError("unexpected argument '\(next.positional ?? "")'", command: name) }
-                switch option {
-                case "--team": team = try reader.nonEmptyValue(for: option, inline: inline)
-                case "--key-id": keyID = try reader.nonEmptyValue(for: option, inline: inline)
-                case "--p8": path = try reader.nonEmptyValue(for: option, inline: inline)
-                default: throw UsageError("unknown option '\(option)'", command: name)
-                }
-            }
-            guard let team, let keyID, let path else { throw UsageError("apns-key set needs --team, --key-id and --p8", command: name) }
-            return .saveAPNsKey(team: team, keyID: keyID, path: path)
-        case "remove":
-            if let extra = try reader.nextArgument() {
-                throw UsageError("unexpected argument '\(extra.positional ?? extra.option?.name ?? "")'", command: name)
-            }
-            return .removeAPNsKey
-        default:
-            if verb.hasPrefix("-") { throw UsageError("unknown option '\(verb)'", command: name) }
-            throw UsageError("unknown apns-key action '\(verb)'; use apns-key, apns-key set or apns-key remove", command: name)
-        }
     }
 
     private static func parseKeys(_ arguments: [String]) throws(UsageError) -> Action {

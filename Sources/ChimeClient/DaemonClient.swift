@@ -282,6 +282,24 @@ public final class DaemonClient: Sendable {
         try await call(.webLogin, [])
     }
 
+    /// The provider key chimed's APNs-compatible endpoint checks tokens with.
+    public func apnsKey() async throws -> APNsKeySummary {
+        try await call(.apnsKey, [])
+    }
+
+    public func setAPNsKey(_ key: APNsKeyBody) async throws -> APNsKeySummary {
+        try await call(.setAPNsKey, [], body: key)
+    }
+
+    public func removeAPNsKey() async throws {
+        let _: Empty = try await call(.removeAPNsKey, [])
+    }
+
+    /// The app's device token for the APNs-compatible endpoint.
+    public func apnsDeviceToken(app: String? = nil) async throws -> APNsDeviceToken {
+        try await call(.apnsDeviceToken, [try self.app(app)])
+    }
+
     // MARK: Wire
 
     /// Sends one request to `route` with `parameters` for its path, and decodes its answer.

@@ -107,9 +107,15 @@ public enum DaemonMain {
                     StatusResult.Server(name: $0.name, vendor: $0.vendor, version: $0.version, capabilities: $0.capabilities)
                 }
             })
+        let apnsDoor: APNsDoorCredentials
+        do {
+            apnsDoor = try APNsDoorCredentials(file: paths.apnsFile)
+        } catch {
+            throw DaemonError("cannot read \(paths.apnsFile.path) (the APNs endpoint's key and the apps' device tokens): \(error)")
+        }
         let service = NotificationService(
             engine: engine, store: store, registry: registry, queue: queue, events: events, launcher: AppLauncher(log: log), identity: identity,
-            log: log, permissionQuestions: questions, configuration: serviceConfiguration)
+            log: log, permissionQuestions: questions, apnsDoor: apnsDoor, configuration: serviceConfiguration)
         sink.attach(service)
         await service.applyEnvironment()
 

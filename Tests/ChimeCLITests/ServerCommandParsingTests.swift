@@ -101,11 +101,11 @@ struct ServerCommandParsingTests {
     }
 
     @Test func apnsKeyShowsSetsAndRemoves() throws {
-        #expect(try parse(["apns-key"]).action == .apnsKey)
+        #expect(try parse(["apns-key"]).action == .apnsKey(.show))
         #expect(
             try parse(["apns-key", "set", "--team", "TEAM000001", "--key-id=KEY0000001", "--p8", "AuthKey.p8"]).action
-                == .saveAPNsKey(team: "TEAM000001", keyID: "KEY0000001", path: "AuthKey.p8"))
-        #expect(try parse(["apns-key", "remove", "--json"]).action == .removeAPNsKey)
+                == .apnsKey(.set(team: "TEAM000001", keyID: "KEY0000001", path: "AuthKey.p8")))
+        #expect(try parse(["apns-key", "remove", "--json"]).action == .apnsKey(.remove))
         #expect(refusal(["apns-key", "set", "--team", "T"]) == "apns-key set needs --team, --key-id and --p8")
         #expect(refusal(["apns-key", "set", "--team", "T", "--key-id", "K", "--p8", "x", "extra"]) == "unexpected argument 'extra'")
         #expect(refusal(["apns-key", "rotate"])?.hasPrefix("unknown apns-key action 'rotate'") == true)

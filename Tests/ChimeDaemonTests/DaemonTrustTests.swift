@@ -30,6 +30,9 @@ struct DaemonTrustTests {
         case .respond: #"{"kind":"open"}"#
         case .answerQuestion: #"{"options":["banner"]}"#
         case .acknowledgeResponse: "{}"
+        case .setAPNsKey: #"{"teamId":"TEAM000001","keyId":"KEY0000001","key":"-----BEGIN PUBLIC KEY-----"}"#
+        case .subscribeWebPush: #"{"endpoint":"https://push.example.com/x","keys":{"p256dh":"BAAA","auth":"AAAA"}}"#
+        case .apnsDoor: #"{"aps":{"alert":"forged"}}"#
         default: nil
         }
     }
@@ -40,6 +43,7 @@ struct DaemonTrustTests {
             case "{question}": "1"
             case "{delivery}": "00000000-0000-0000-0000-000000000000"
             case "{id}": "x"
+            case "{token}": String(repeating: "ab", count: 32)
             default: "com.example.victim"
             }
         }
@@ -58,14 +62,16 @@ struct DaemonTrustTests {
         for route in Route.allCases {
             let body = Self.body(for: route)
             let path = Self.path(for: route)
+            // APNs' endpoint takes a provider token instead of the daemon's, and refuses as APNs does: 403.
+            let refusal = route == .apnsDoor ? 403 : 401
             for credential in [nil, "Bearer " + String(repeating: "0", count: 64), "Basic " + token, "Bearer " + token + "x", "Bearer"] {
                 let headers = credential.map { ["Authorization: \($0)"] } ?? []
                 let unix = try RawHTTPConnection(unixPath: home.paths.socketFile.path)
                 unix.request(route.method.rawValue, path, token: nil, body: body, extraHeaders: headers)
-                #expect(try unix.answer().status == 401, "\(route) on the socket with \(credential ?? "no token")")
+                #expect(try unix.answer().status == refusal, "\(route) on the socket with \(credential ?? "no token")")
                 let tcp = try RawHTTPConnection(loopbackPort: port)
                 tcp.request(route.method.rawValue, path, token: nil, body: body, host: "127.0.0.1:\(port)", extraHeaders: headers)
-                #expect(try tcp.answer().status == 401, "\(route) on loopback with \(credential ?? "no token")")
+                #expect(try tcp.answer().status == refusal, "\(route) on loopback with \(credential ?? "no token")")
             }
             // With the token but another Host (a page on another site resolving its name to 127.0.0.1).
             for host in ["evil.example:\(port)", "127.0.0.1", "localhost.evil.example:\(port)"] {

@@ -35,7 +35,7 @@ struct RouteTests {
         }
     }
 
-    @Test func onlyTheUsersActionsAndAnAppsAnswersAreNotIdempotent() {
-        #expect(Set(Route.allCases.filter { !$0.isIdempotent }) == [.respond, .answerQuestion, .acknowledgeResponse])
+    @Test func onlyTheUsersActionsAnAppsAnswersAndAPNsRequestsAreNotIdempotent() {
+        #expect(Set(Route.allCases.filter { !$0.isIdempotent }) == [.respond, .answerQuestion, .acknowledgeResponse, .apnsDoor])
     }
 }

@@ -200,6 +200,18 @@ public struct APNsKeyBody: Codable, Sendable, Hashable {
     }
 }
 
+/// `GET /v1/apps/{app}/apns-token`: the device token the per-user daemon's APNs-compatible endpoint knows
+/// the app by (64 hex digits), for the app's backend to send to.
+public struct APNsDeviceToken: Codable, Sendable, Hashable {
+    public var app: String
+    public var token: String
+
+    public init(app: String, token: String) {
+        self.app = app
+        self.token = token
+    }
+}
+
 /// A tenant's APNs provider key as shown: never the key.
 public struct APNsKeySummary: Codable, Sendable, Hashable {
     public var teamId: String

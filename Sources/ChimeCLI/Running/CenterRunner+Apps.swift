@@ -45,6 +45,28 @@ extension CenterRunner {
         case .register(let app, let displayName, let iconPath, let launchCommand):
             try await client.registerApp(AppEntry(identifier: app, displayName: displayName, iconPath: iconPath, launchCommand: launchCommand))
             return "Registered \(Output.shown(app))" + (launchCommand.map { ": launched with \(Output.shown($0.joined(separator: " ")))" } ?? "") + ".\n"
+        case .apnsToken(let app, let json):
+            let token = try await client.apnsDeviceToken(app: app)
+            return json ? Output.json(token) : token.token + "\n"
+        case .apnsKey(let action, let json):
+            let none = localized("apps.apnsKeyNone")
+            switch action {
+            case .show:
+                let key: APNsKeySummary?
+                do {
+                    key = try await client.apnsKey()
+                } catch let error as APIError where error.apiCode == .notFound {
+                    key = nil
+                }
+                return json ? Output.json(ServerAPNsKeyOutput(apns: key)) : ServerRunner.describe(key, none: none) + "\n"
+            case .set(let team, let keyID, let path):
+                let pem = try APNsKeyAction.readKey(path, command: AppsCommand.name)
+                let key = try await client.setAPNsKey(APNsKeyBody(teamId: team, keyId: keyID, key: pem))
+                return json ? Output.json(ServerAPNsKeyOutput(apns: key)) : ServerRunner.describe(key, none: none) + "\n"
+            case .remove:
+                try await client.removeAPNsKey()
+                return json ? Output.json(ServerAPNsKeyOutput(apns: nil)) : localized("server.apnsKeyRemoved") + "\n"
+            }
         }
     }
 

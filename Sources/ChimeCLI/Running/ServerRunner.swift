@@ -62,17 +62,12 @@ struct ServerRunner {
             if json { return Output.json(settings) }
             let networks = settings.outboundAllowList.isEmpty ? localized("server.allowNone") : settings.outboundAllowList.map(Output.shown).joined(separator: ", ")
             return localized("server.allowList", networks) + "\n" + Self.describe(settings.apns) + "\n"
-        case .apnsKey:
+        case .apnsKey(.show):
             let key = try await client.apnsKey()
             if json { return Output.json(ServerAPNsKeyOutput(apns: key)) }
             return Self.describe(key) + "\n"
-        case .saveAPNsKey(let team, let keyID, let path):
-            let pem: String
-            do {
-                pem = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                throw UsageError("cannot read the APNs key file '\(path)'", command: ServerCommand.name)
-            }
+        case .apnsKey(.set(let team, let keyID, let path)):
+            let pem = try APNsKeyAction.readKey(path, command: ServerCommand.name)
             let key = try await client.saveAPNsKey(APNsKeyBody(teamId: team, keyId: keyID, key: pem))
             return json ? Output.json(ServerAPNsKeyOutput(apns: key)) : Self.describe(key) + "\n"
         case .webPush(let subject):
@@ -85,7 +80,7 @@ struct ServerRunner {
             if json { return Output.json(settings) }
             return localized("server.vapidKey", settings.applicationServerKey ?? "") + "\n"
                 + localized("server.vapidSubject", settings.subject.map(Output.shown) ?? localized("server.vapidNoSubject")) + "\n"
-        case .removeAPNsKey:
+        case .apnsKey(.remove):
             try await client.removeAPNsKey()
             return json ? Output.json(ServerAPNsKeyOutput(apns: nil)) : localized("server.apnsKeyRemoved") + "\n"
         case .keys:
@@ -200,8 +195,8 @@ struct ServerRunner {
 
     /// A recipient's profile for a person: zone, language, and each quiet period.
     /// The tenant's APNs provider key in one line.
-    static func describe(_ key: APNsKeySummary?) -> String {
-        guard let key else { return localized("server.apnsKeyNone") }
+    static func describe(_ key: APNsKeySummary?, none: String = localized("server.apnsKeyNone")) -> String {
+        guard let key else { return none }
         return localized("server.apnsKey", Output.shown(key.teamId), Output.shown(key.keyId))
     }
 

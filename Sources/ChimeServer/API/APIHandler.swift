@@ -78,10 +78,13 @@ public final class APIHandler: HTTPHandler {
             guard uid == access.userID else {
                 return .refuse(errorResponse(APIError(.forbidden, "the API's socket serves only its owner's processes")))
             }
+            if APNsDoor.isDoorPath(head.path) { return .admit(context: APNsDoorRequestMarker()) }
         case .tcp:
             guard let host = head.headers["host"]?.lowercased(), access.hosts.contains(host) else {
                 return .refuse(errorResponse(APIError(.forbidden, field: "Host", "this server answers only to its loopback address")))
             }
+            // APNs' endpoint proves the sender with a provider token, and answers as APNs does.
+            if APNsDoor.isDoorPath(head.path) { return .admit(context: APNsDoorRequestMarker()) }
             // The web center's files hold no data; the page reads the API with its session.
             if !head.path.hasPrefix("/v1/") { return .admit(context: WebPages.Request()) }
             if head.headers["authorization"] == nil, let session = webSessions.session(cookieHeader: head.headers["cookie"]) {
@@ -148,6 +151,15 @@ public final class APIHandler: HTTPHandler {
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        if request.context is APNsDoorRequestMarker {
+            return await APNsDoor.respond(
+                request,
+                accept: { token in try await service.acceptAPNsRequest(token: token, headers: request.head.headers, body: request.body, now: Date()) },
+                failure: { [log] error, _ in
+                    log.warning("APNs endpoint: \(error)")
+                    return nil
+                })
+        }
         if request.context is WebPages.Request {
             if request.head.path.hasPrefix(WebPages.iconPrefix) {
                 return WebPages.icon(request.head, sessions: webSessions, registry: service.registry)
@@ -259,6 +271,18 @@ public final class APIHandler: HTTPHandler {
             }
             let lifetime = TimeInterval(WebSessions.codeLifetime.components.seconds)
             return json(WebLogin(url: url, expiresAt: Date().addingTimeInterval(lifetime)))
+        case .apnsKey:
+            return json(try service.apnsKey())
+        case .setAPNsKey:
+            return json(try service.setAPNsKey(try request.body(APNsKeyBody.self)))
+        case .removeAPNsKey:
+            try service.removeAPNsKey()
+            return json(Empty())
+        case .apnsDeviceToken:
+            return json(try service.apnsDeviceToken(try request.app))
+        case .apnsDoor:
+            // Screened as APNs' endpoint before it is matched as a route: only reached without `screen`.
+            throw APIError(.unknownRoute, "the APNs-compatible endpoint answers only requests it screened")
         case .webPush:
             return json(try await pushing().status())
         case .subscribeWebPush:
@@ -284,6 +308,9 @@ public final class APIHandler: HTTPHandler {
             return json(Empty())
         }
     }
+
+    /// Marks a request `screen` admitted to APNs' endpoint.
+    struct APNsDoorRequestMarker: Sendable {}
 
     private func pushing() throws(APIError) -> any BrowserPushing {
         guard let browserPush else { throw APIError(.unavailable, "this daemon does not push to browsers") }

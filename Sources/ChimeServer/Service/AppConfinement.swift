@@ -11,7 +11,7 @@ public import ChimeAPI
 public enum AppConfinement {
     static let userOnly: Set<Route> = [
         .decideAuthorization, .updateSettings, .registerApp, .setFocus, .apps, .allPending, .allDelivered, .center, .events, .webLogin,
-        .webPush, .subscribeWebPush, .unsubscribeWebPush,
+        .webPush, .subscribeWebPush, .unsubscribeWebPush, .apnsKey, .setAPNsKey, .removeAPNsKey,
     ]
 
     /// Why `identity` may not call `route` with `parameters`, or `nil` when it may.

@@ -77,12 +77,17 @@ public final class NotificationService: Sendable {
     let replaying = Mutex([String: Set<String>]())
     /// The desktop's Do Not Disturb and lock state, when it says.
     let desktop = Mutex((inhibited: Bool?.none, locked: Bool?.none))
+    /// The APNs-compatible endpoint's provider key and device tokens, when the daemon offers it.
+    let apnsDoor: APNsDoorCredentials?
+    /// The `apns-id`s the endpoint took lately, so a sender's repeat (after a lost answer) adds nothing.
+    let takenAPNsIDs = Mutex(RecentSet(capacity: 4096))
 
     public init(
         engine: NotificationEngine, store: any NotificationStore, registry: AppRegistry, queue: any ResponseQueueStore, events: EventHub,
         launcher: any AppLaunching, identity: Identity, log: any EngineLog, permissionQuestions: AuthorizationQuestions? = nil,
-        configuration: Configuration = Configuration()
+        apnsDoor: APNsDoorCredentials? = nil, configuration: Configuration = Configuration()
     ) {
+        self.apnsDoor = apnsDoor
         self.engine = engine
         self.store = store
         self.registry = registry
