@@ -105,6 +105,12 @@ let package = Package(
             name: "ChimeServerMode", dependencies: ["ChimeServer", "ChimePostgres", "ChimeDelivery", "ChimeCrypto", "ChimeAPI", "ChimeEngine", "ChimeCore"]),
         .target(name: "ChimeDaemon", dependencies: ["ChimeServerMode", "ChimeDelivery", "ChimePostgres", "ChimeServer", "ChimeAPI", "ChimeDesktop", "ChimeSQLite", "ChimeEngine", "ChimeCore"]),
         .executableTarget(name: "chimed", dependencies: ["ChimeDaemon"]),
+        // What each parser of outside bytes must hold (round trips, agreeing readers, limits), shared by the
+        // libFuzzer harness and the tests that run the seed corpora in Fuzz/.
+        .target(name: "ChimeFuzzTargets", dependencies: ["ChimeCore", "ChimeAPI", "ChimeStoreCoding", "ChimeCLI", "ChimeDelivery"]),
+        // The libFuzzer harness: script/fuzz builds it with --sanitize=fuzzer (a plain build links a main
+        // that does nothing).
+        .executableTarget(name: "chime-fuzz", dependencies: ["ChimeFuzzTargets"]),
 
         // The `chime` command line: parsing and commands as a library so tests reach them.
         .target(
@@ -140,6 +146,7 @@ let package = Package(
         .executableTarget(name: "critical-alert", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/CriticalAlert"),
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTesting"]),
+        .testTarget(name: "ChimeFuzzTargetsTests", dependencies: ["ChimeFuzzTargets"]),
         .testTarget(name: "ChimeCryptoTests", dependencies: ["ChimeCrypto", "ChimeTestSupport"], exclude: ["p256_oracle.py"]),
         .testTarget(
             name: "ChimeDeliveryTests", dependencies: ["ChimeDelivery", "ChimeCrypto", "ChimeTestSupport"],

@@ -170,7 +170,10 @@ final class StoreRecordReader {
             for index in stride(from: offset + 8, through: offset + 1, by: -1) {
                 bits = bits << 8 | UInt64(bytes[index])
             }
-            return Double(bitPattern: bits)
+            // Codable's data model, as JSON holds it, has no NaN or infinity: only a damaged record does.
+            let value = Double(bitPattern: bits)
+            guard value.isFinite else { throw corrupted(at: place, "a number in the store record is not finite") }
+            return value
         case .signed:
             return Double(try integer(Int64.self, at: offset, place: place))
         case .unsigned:

@@ -20,13 +20,13 @@
 /// Errors are `ChimeError.invalidPayload` with a fixed message and, as `field`, the key path of the
 /// container or key where parsing stopped (`"aps.alert"`, `"aps.alert.loc-args[1]"`), or `nil` at the
 /// top level. They never quote the input.
-struct StrictJSONParser {
+package struct StrictJSONParser {
     /// How many arrays and objects may be nested inside each other.
     static let maximumDepth = 64
 
     /// - Throws: `ChimeError.invalidPayload` when `bytes` is not exactly one JSON value, optionally
     ///   surrounded by whitespace.
-    static func parse(_ bytes: [UInt8]) throws(ChimeError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(ChimeError) -> JSONValue {
         var parser = StrictJSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue()

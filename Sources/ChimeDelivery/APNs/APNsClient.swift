@@ -157,13 +157,7 @@ private final class AnswerBuffer: @unchecked Sendable {  // written only by the 
     static let maximumBody = 16 << 10
 
     func answer(status: Int) -> APNsAnswer {
-        var answer = APNsAnswer(status: status, apnsID: apnsID)
-        if !body.isEmpty, let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] {
-            answer.reason = object["reason"] as? String
-            // Milliseconds since 1970, as APNs writes it for 410.
-            if let milliseconds = (object["timestamp"] as? NSNumber)?.doubleValue { answer.timestamp = Date(timeIntervalSince1970: milliseconds / 1000) }
-        }
-        return answer
+        APNsAnswer(status: status, apnsID: apnsID, body: body)
     }
 }
 

@@ -60,4 +60,16 @@ public struct APNsAnswer: Sendable, Hashable {
         self.reason = reason
         self.timestamp = timestamp
     }
+
+    /// The answer from its status, `apns-id` and body (`{"reason":…,"timestamp":…}` for a failure). A body
+    /// that is not such an object adds nothing; a timestamp only when it is a time (milliseconds since
+    /// 1970, between then and the year 9999), so a wrong one never reaches the ledger.
+    package init(status: Int, apnsID: String?, body: [UInt8]) {
+        self.init(status: status, apnsID: apnsID)
+        guard !body.isEmpty, let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return }
+        reason = object["reason"] as? String
+        if let milliseconds = (object["timestamp"] as? NSNumber)?.doubleValue, milliseconds.isFinite, (0...253_402_300_799_000).contains(milliseconds) {
+            timestamp = Date(timeIntervalSince1970: milliseconds / 1000)
+        }
+    }
 }

@@ -1,0 +1,44 @@
+import ChimeCLI
+import ChimeCore
+import ChimeStoreCoding
+import Foundation
+
+extension FuzzTarget {
+    /// The stores' records (`StoreRecord`: the binary form, and JSON blobs of older stores): damaged bytes
+    /// are a typed error, and a record that reads writes back to one that reads the same. The first byte
+    /// picks the kind: a pending request, a delivered notification, a response.
+    static let storeRecord = FuzzTarget("store-record", "the stores' records (StoreRecord: requests, delivered notifications, responses)") { bytes in
+        guard let kind = bytes.first else { return .refused }
+        let record = Array(bytes.dropFirst())
+        switch kind % 3 {
+        case 0: return roundTrip(NotificationRequest.self, record)
+        case 1: return roundTrip(DeliveredNotification.self, record)
+        default: return roundTrip(NotificationResponse.self, record)
+        }
+    }
+
+    private static func roundTrip<Value: Codable & Equatable>(_ type: Value.Type, _ bytes: [UInt8]) -> Outcome {
+        guard let value = try? StoreRecord.decode(type, from: bytes) else { return .refused }
+        guard let written = try? StoreRecord.encode(value) else { return .violated("a \(type) that was read could not be written") }
+        guard let again = try? StoreRecord.decode(type, from: written) else { return .violated("could not read the \(type) it wrote") }
+        return again == value ? .held : .violated("a \(type) read back differently")
+    }
+
+    /// Categories files (`chime categories set`, `PUT /v1/apps/{app}/categories`): what is read writes
+    /// back to the same categories.
+    static let categories = FuzzTarget("categories", "categories files (NotificationCategory JSON)") { bytes in
+        guard let categories = try? JSONDecoder().decode([NotificationCategory].self, from: Data(bytes)) else { return .refused }
+        guard let written = try? JSONEncoder().encode(categories) else { return .violated("accepted categories could not be written") }
+        guard let again = try? JSONDecoder().decode([NotificationCategory].self, from: written) else {
+            return .violated("could not read what it wrote: \(String(decoding: written.prefix(500), as: UTF8.self))")
+        }
+        return again == categories ? .held : .violated("read back differently")
+    }
+
+    /// `chime`'s command line, its calendar, duration, date, time and quiet-hours specs among it: the input
+    /// is the arguments, separated by NUL bytes. A command, or a typed usage error — nothing else.
+    static let commandLine = FuzzTarget("command-line", "chime's command lines (ChimeCommand and its specs)") { bytes in
+        let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).compactMap { text(Array($0)) }
+        return (try? ChimeCommand.parse(arguments)) == nil ? .refused : .held
+    }
+}
