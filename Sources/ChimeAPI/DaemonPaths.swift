@@ -62,6 +62,9 @@ public struct DaemonPaths: Sendable, Hashable {
     public var attachmentsDirectory: URL { dataDirectory.appendingPathComponent("attachments", isDirectory: true) }
     public var registryFile: URL { dataDirectory.appendingPathComponent("registry.json") }
     public var responseQueueFile: URL { dataDirectory.appendingPathComponent("daemon.sqlite") }
+    /// The loopback port the last run served, taken again when any port will do (`--http 127.0.0.1:0`), so
+    /// the web center keeps its address: a browser's pushes, permission and bookmarks belong to it.
+    public var httpPortFile: URL { dataDirectory.appendingPathComponent("http-port") }
     /// The APNs-compatible endpoint's provider key (its public half) and the secret of the apps' device tokens.
     public var apnsFile: URL { dataDirectory.appendingPathComponent("apns.json") }
     /// The daemon's Web Push key and the browsers that subscribed to its pushes.

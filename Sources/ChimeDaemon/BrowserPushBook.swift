@@ -17,6 +17,8 @@ final class BrowserPushBook: Sendable {
         /// When the push service ends it, if it said (`expirationTime`).
         var expires: Date?
         var since: Date
+        /// The web center's address it was made on: its service worker lives there.
+        var origin: String?
     }
 
     private struct Contents: Codable {

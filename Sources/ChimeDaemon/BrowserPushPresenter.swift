@@ -28,14 +28,19 @@ final class BrowserPushPresenter: NotificationPresenter, BrowserPushing {
 
     static let maximumSending = 256
     static let longestPause: Duration = .seconds(120)
-    /// The notifications pushed lately, so that removing one reaches the browsers that show it and no
-    /// removal is pushed for a notification no browser was sent.
+    /// The notifications pushed lately, so that only their removals are passed on to the browsers.
     static let rememberedPushes = 1000
+    /// Removals kept for the next push to carry (`closes`); the oldest go beyond this.
+    static let heldRemovals = 64
 
     private struct State {
+        /// The web center's address now; subscriptions made on another one are not pushed to.
+        var origin: String?
         var sending = 0
         var pushed: Set<String> = []
         var pushOrder: [String] = []
+        /// Pushed notifications removed since the last push, as the service worker tags them.
+        var removed: [String] = []
     }
 
     private let state = Mutex(State())
@@ -48,13 +53,28 @@ final class BrowserPushPresenter: NotificationPresenter, BrowserPushing {
         self.pauses = pauses
     }
 
+    /// The web center is served at `origin` from now on. A subscription made on another address (a port
+    /// that was taken at this start) ends: its service worker lives at an address chimed no longer
+    /// serves, so a click on what it shows would lead nowhere. The page there can subscribe again.
+    func serve(origin: String) {
+        state.withLock { $0.origin = origin }
+        let stale = Set(book.subscribers.filter { $0.origin != nil && $0.origin != origin }.map(\.id))
+        guard !stale.isEmpty else { return }
+        do {
+            try book.remove(stale)
+            log.info("\(stale.count) browser(s) no longer receive pushes: they subscribed on another address of the web center than \(origin)")
+        } catch {
+            log.warning("browsers that subscribed on another address of the web center should stop receiving pushes, but \(book.file.path) could not be written: \(error)")
+        }
+    }
+
     // MARK: NotificationPresenter
 
     func present(_ presentation: Presentation) async {
         guard presentation.destinations.contains(.banner) else { return }
         let subscribers = book.subscribers
         guard !subscribers.isEmpty, let key = try? book.key() else { return }
-        let message = WebPushMessageBody(
+        var message = WebPushMessageBody(
             app: presentation.appIdentifier, identifier: presentation.notificationIdentifier, title: presentation.title,
             subtitle: presentation.previewsHidden ? "" : presentation.subtitle, body: presentation.body, date: presentation.date,
             alerting: presentation.brokeThroughFocus ? "breakingThroughFocus" : presentation.sound == nil ? "quietly" : "normally",
@@ -66,54 +86,40 @@ final class BrowserPushPresenter: NotificationPresenter, BrowserPushing {
             case .active: "normal"
             case .timeSensitive, .critical: "high"
             }
-        remember(app: presentation.appIdentifier, identifier: presentation.notificationIdentifier)
+        let tag = presentation.appIdentifier + "/" + presentation.notificationIdentifier
+        let removed = remember(tag)
+        message.closes = removed.isEmpty ? nil : removed
         let bytes = message.encoded(fittingIn: WebPushEncryption.maximumPlaintext)
         let topic = WebPushHeaders.topic(identifier: presentation.appIdentifier + "/" + presentation.notificationIdentifier)
         for subscriber in subscribers { send(bytes, to: subscriber, key: key, urgency: urgency, topic: topic) }
     }
 
+    /// A removal is not pushed on its own (a push that shows nothing counts against the browser's budget
+    /// of silent pushes): the next push carries it, and an open page of the center closes it at once.
     func withdraw(appIdentifier: String, identifiers: [String]) async {
-        let pushed = state.withLock { state in
-            let shown = identifiers.filter { state.pushed.contains(appIdentifier + "/" + $0) }
-            for identifier in shown { state.pushed.remove(appIdentifier + "/" + identifier) }
-            return shown
-        }
-        guard !pushed.isEmpty else { return }
-        let subscribers = book.subscribers
-        guard !subscribers.isEmpty, let key = try? book.key() else { return }
-        for part in Self.removals(app: appIdentifier, identifiers: pushed) {
-            for subscriber in subscribers { send(part, to: subscriber, key: key, urgency: "normal", topic: nil) }
+        state.withLock { state in
+            for identifier in identifiers {
+                let tag = appIdentifier + "/" + identifier
+                guard state.pushed.remove(tag) != nil else { continue }
+                state.removed.append(tag)
+            }
+            if state.removed.count > Self.heldRemovals { state.removed.removeFirst(state.removed.count - Self.heldRemovals) }
         }
     }
 
     func updateBadge(appIdentifier: String, count: Int) async {}
 
-    /// Removal messages for `identifiers`, as few as fit a push message each.
-    static func removals(app: String, identifiers: [String]) -> [[UInt8]] {
-        let encoder = WireFormat.encoder()
-        var messages: [[UInt8]] = []
-        var part: [String] = []
-        func encoded(_ identifiers: [String]) -> [UInt8] {
-            (try? encoder.encode(WebPushRemovalBody(app: app, identifiers: identifiers))).map(Array.init) ?? []
-        }
-        for identifier in identifiers {
-            if encoded(part + [identifier]).count > WebPushEncryption.maximumPlaintext, !part.isEmpty {
-                messages.append(encoded(part))
-                part = []
-            }
-            part.append(identifier)
-        }
-        if !part.isEmpty, encoded(part).count <= WebPushEncryption.maximumPlaintext { messages.append(encoded(part)) }
-        return messages
-    }
-
-    private func remember(app: String, identifier: String) {
+    /// Notes that `tag` is pushed now; the removals the push carries (taken: the next push carries none).
+    private func remember(_ tag: String) -> [String] {
         state.withLock { state in
-            let key = app + "/" + identifier
-            guard state.pushed.insert(key).inserted else { return }
-            state.pushOrder.append(key)
-            // The order may still name keys a withdrawal removed: they only make it shorter.
-            while state.pushOrder.count > Self.rememberedPushes { state.pushed.remove(state.pushOrder.removeFirst()) }
+            state.removed.removeAll { $0 == tag }  // shown again: not to be closed
+            if state.pushed.insert(tag).inserted {
+                state.pushOrder.append(tag)
+                // The order may still name tags a withdrawal removed: they only make it shorter.
+                while state.pushOrder.count > Self.rememberedPushes { state.pushed.remove(state.pushOrder.removeFirst()) }
+            }
+            defer { state.removed = [] }
+            return state.removed
         }
     }
 
@@ -181,12 +187,12 @@ final class BrowserPushPresenter: NotificationPresenter, BrowserPushing {
         return BrowserPushStatus(applicationServerKey: VAPID(key: key).applicationServerKey, subscriptions: book.subscribers.count)
     }
 
-    func subscribe(_ subscription: BrowserPushSubscription) async throws -> BrowserPushSubscribed {
+    func subscribe(_ subscription: WebPushAddress, origin: String?) async throws -> BrowserPushSubscribed {
         let endpoint = subscription.endpoint
-        guard endpoint.utf8.count <= BrowserPushSubscription.maximumEndpointLength, let url = URLComponents(string: endpoint), url.scheme?.lowercased() == "https",
+        guard endpoint.utf8.count <= WebPushAddress.maximumEndpointLength, let url = URLComponents(string: endpoint), url.scheme?.lowercased() == "https",
             let host = url.host, !host.isEmpty, url.user == nil, url.password == nil
         else {
-            throw APIError(.invalidParameters, field: "endpoint", "a push service's endpoint is an https URL of at most \(BrowserPushSubscription.maximumEndpointLength) bytes")
+            throw APIError(.invalidParameters, field: "endpoint", "a push service's endpoint is an https URL of at most \(WebPushAddress.maximumEndpointLength) bytes")
         }
         guard let point = Base64URL.decode(subscription.keys.p256dh), P256PublicKey(point: point) != nil else {
             throw APIError(.invalidParameters, field: "keys.p256dh", "p256dh is base64url of an uncompressed P-256 public key")
@@ -198,7 +204,8 @@ final class BrowserPushPresenter: NotificationPresenter, BrowserPushing {
         if let expires, expires <= Date() { throw APIError(.invalidParameters, field: "expirationTime", "this subscription has expired") }
         _ = try book.key()
         let id = BrowserPushBook.identifier(endpoint: endpoint)
-        try book.add(.init(id: id, endpoint: endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth, expires: expires, since: Date()))
+        try book.add(
+            .init(id: id, endpoint: endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth, expires: expires, since: Date(), origin: origin))
         log.info("a browser subscribed to pushes (\(book.subscribers.count) now)")
         return BrowserPushSubscribed(id: id)
     }

@@ -111,7 +111,14 @@ public enum DaemonMain {
         do {
             apnsDoor = try APNsDoorCredentials(file: paths.apnsFile)
         } catch {
-            throw DaemonError("cannot read \(paths.apnsFile.path) (the APNs endpoint's key and the apps' device tokens): \(error)")
+            // Set aside, not fatal: the endpoint starts over (a key given again, new device tokens), and
+            // everything else is served.
+            let aside = paths.apnsFile.path + ".damaged"
+            rename(paths.apnsFile.path, aside)
+            log.warning(
+                "\(paths.apnsFile.path) could not be read (\(error)); moved it to \(aside): give the APNs provider key again (chime apps apns-key set), "
+                    + "and the apps' device tokens are new")
+            apnsDoor = try APNsDoorCredentials(file: paths.apnsFile)
         }
         let service = NotificationService(
             engine: engine, store: store, registry: registry, queue: queue, events: events, launcher: AppLauncher(log: log), identity: identity,
@@ -155,9 +162,10 @@ public enum DaemonMain {
                     "serving the API and the web center on \(http), which other machines can reach, over plain HTTP (--http-allow-remote): "
                         + "anyone on the network path can read notifications and take over a session")
             }
-            let socket = try ListeningSocket.tcp(host: http.host, port: http.port)
+            let socket = try Self.listen(http, rememberedIn: paths.httpPortFile, log: log)
             let port = socket.port ?? http.port
             handler.allowHosts(http.isLoopback ? ["\(http.host):\(port)", "localhost:\(port)"] : ["\(http.host):\(port)"], webOrigin: "http://\(http.host):\(port)")
+            browserPush.serve(origin: "http://\(http.host):\(port)")
             tcpServer = try HTTPServer(listening: socket, configuration: server, handler: handler, log: log)
             address = "\(http.host):\(port)"
             service.setHTTPAddress(address)
@@ -204,6 +212,23 @@ public enum DaemonMain {
         await store.close()
         withExtendedLifetime(lock) {}
         log.info("stopped")
+    }
+
+    /// The TCP listener on `http`; when any port will do (port 0), first on the port the last run had, so
+    /// the web center keeps its address. That port is remembered for the next run.
+    static func listen(_ http: HTTPAddress, rememberedIn file: URL, log: DaemonLog) throws -> ListeningSocket {
+        var socket: ListeningSocket?
+        if http.port == 0, let text = try? String(contentsOf: file, encoding: .utf8), let port = UInt16(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+            port > 0
+        {
+            socket = try? ListeningSocket.tcp(host: http.host, port: port)
+            if socket == nil { log.info("port \(port), the web center's last address, is taken: chimed serves another (pages and pushes of the old address end)") }
+        }
+        let listening = try socket ?? ListeningSocket.tcp(host: http.host, port: http.port)
+        if http.port == 0, let port = listening.port {
+            try? DurableFile.replace(file, with: Data("\(port)\n".utf8), mode: 0o600)
+        }
+        return listening
     }
 
     /// The desktop presenter, when one should be used: `desktop`, or `auto` and a notification server

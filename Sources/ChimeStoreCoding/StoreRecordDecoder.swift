@@ -170,9 +170,10 @@ final class StoreRecordReader {
             for index in stride(from: offset + 8, through: offset + 1, by: -1) {
                 bits = bits << 8 | UInt64(bytes[index])
             }
-            // Codable's data model, as JSON holds it, has no NaN or infinity: only a damaged record does.
+            // The encoder keeps infinities (a Codable value may hold one), but no value Chime stores is NaN,
+            // which is also never equal to itself: only a damaged record holds one.
             let value = Double(bitPattern: bits)
-            guard value.isFinite else { throw corrupted(at: place, "a number in the store record is not finite") }
+            guard !value.isNaN else { throw corrupted(at: place, "a number in the store record is not a number (NaN)") }
             return value
         case .signed:
             return Double(try integer(Int64.self, at: offset, place: place))

@@ -195,14 +195,25 @@ struct ServerModeWebhookTests {
         let n2 = try Self.deliveries(cluster, key: key).filter { $0["notification"] as? String == "n2" }
         #expect(n2.map { $0["outcome"] as? String } == ["dismissed", "dismissed"], "\(n2)")
 
-        // The ledger webhook heard each change once: seen, then acted twice and dismissed twice.
+        // The same identifier delivered again: a response is about its new deliveries, not the old ones.
+        try Self.notify(cluster, key: key, "n2")
+        try await eventually("n2 is accepted again") {
+            try Self.deliveries(cluster, key: key).filter { $0["notification"] as? String == "n2" && $0["state"] as? String == "accepted" }.count == 4
+        }
+        #expect(try cluster.call("POST", "/v1/recipients/ann/apps/chat/delivered/n2/response", key: key, body: #"{"kind":"open"}"#).status == 201)
+        let again = try Self.deliveries(cluster, key: key).filter { $0["notification"] as? String == "n2" }
+        #expect(again.map { $0["outcome"] as? String } == ["acted", "acted", "dismissed", "dismissed"], "newest first: \(again)")
+
+        // The ledger webhook heard each change once: seen, acted twice, dismissed twice, acted twice more.
         func reported() -> [String] {
             receiver.requests().filter { $0["path"] as? String == "/flaky/0" }.compactMap { request in
                 (try? JSONSerialization.jsonObject(with: Data((request["body"] as? String ?? "").utf8)) as? [String: Any])?["type"] as? String
             }
         }
-        try await eventually("the reports arrive") { reported().filter { !$0.hasSuffix("accepted") }.count == 5 }
-        #expect(reported().filter { !$0.hasSuffix("accepted") }.sorted() == ["delivery.acted", "delivery.acted", "delivery.dismissed", "delivery.dismissed", "delivery.seen"])
+        try await eventually("the reports arrive") { reported().filter { !$0.hasSuffix("accepted") }.count == 7 }
+        #expect(
+            reported().filter { !$0.hasSuffix("accepted") }.sorted()
+                == ["delivery.acted", "delivery.acted", "delivery.acted", "delivery.acted", "delivery.dismissed", "delivery.dismissed", "delivery.seen"])
         await receiver.stop()
         await cluster.stop()
     }

@@ -42,7 +42,8 @@ public struct APNsAddress: Codable, Sendable, Hashable {
     }
 }
 
-/// A browser's `PushSubscription` as `JSON.stringify` gives it (`expirationTime` is read and ignored).
+/// A browser's `PushSubscription` as `JSON.stringify` gives it: a server-mode device's address, and what the
+/// web center subscribes its browser with (`POST /v1/web/push/subscriptions`).
 public struct WebPushAddress: Codable, Sendable, Hashable {
     public struct Keys: Codable, Sendable, Hashable {
         public var p256dh: String
@@ -57,10 +58,18 @@ public struct WebPushAddress: Codable, Sendable, Hashable {
     public var endpoint: String
     public var keys: Keys
 
-    public init(endpoint: String, keys: Keys) {
+    /// When the push service ends the subscription, in milliseconds since 1970; usually none. The
+    /// per-user daemon stops pushing then; server mode ignores it.
+    public var expirationTime: Double?
+
+    public init(endpoint: String, keys: Keys, expirationTime: Double? = nil) {
         self.endpoint = endpoint
         self.keys = keys
+        self.expirationTime = expirationTime
     }
+
+    /// The longest endpoint the per-user daemon takes: push services' addresses are a few hundred bytes.
+    public static let maximumEndpointLength = 2048
 }
 
 public struct WebhookAddress: Codable, Sendable, Hashable {

@@ -38,6 +38,10 @@ public struct WebPushMessageBody: Codable, Sendable, Hashable {
     public var badge: Int?
     /// The request's `userInfo`, unless the message would not fit a push message with it.
     public var userInfo: [String: JSONValue]?
+    /// The per-user daemon: the notifications removed since the last push (`app/identifier`, as the
+    /// service worker tags what it shows), for the service worker to close. Removals are not pushed on
+    /// their own, as a push that shows nothing counts against the browser's budget of silent pushes.
+    public var closes: [String]?
 
     public init(_ event: RecipientDeliveredEvent) {
         let content = event.notification.request.content
@@ -55,8 +59,8 @@ public struct WebPushMessageBody: Codable, Sendable, Hashable {
         userInfo = content.userInfo.isEmpty ? nil : content.userInfo
     }
 
-    /// The message as JSON of at most `limit` bytes: without `userInfo`, then with the body shortened, when
-    /// it would not fit whole.
+    /// The message as JSON of at most `limit` bytes: without `userInfo`, then with fewer `closes`, then with
+    /// the body shortened, when it would not fit whole.
     public func encoded(fittingIn limit: Int) -> [UInt8] {
         var message = self
         let encoder = WireFormat.encoder()
@@ -64,6 +68,10 @@ public struct WebPushMessageBody: Codable, Sendable, Hashable {
         var bytes = encoded()
         if bytes.count > limit {
             message.userInfo = nil
+            bytes = encoded()
+        }
+        while bytes.count > limit, let closes = message.closes {
+            message.closes = closes.count > 1 ? Array(closes.prefix(closes.count / 2)) : nil
             bytes = encoded()
         }
         while bytes.count > limit, !message.body.isEmpty {
@@ -91,19 +99,6 @@ public struct WebPushMessageBody: Codable, Sendable, Hashable {
     }
 }
 
-/// What a service worker receives when notifications it may be showing were removed (the app removed
-/// them, or the user dismissed them elsewhere): close those.
-public struct WebPushRemovalBody: Codable, Sendable, Hashable {
-    public var type = "notification.removed"
-    public var app: String
-    public var identifiers: [String]
-
-    public init(app: String, identifiers: [String]) {
-        self.app = app
-        self.identifiers = identifiers
-    }
-}
-
 /// `GET /v1/web/push`: what the web center needs to offer pushes to its browser.
 public struct BrowserPushStatus: Codable, Sendable, Hashable {
     /// The daemon's VAPID public key (base64url of the uncompressed P-256 point), for
@@ -116,36 +111,6 @@ public struct BrowserPushStatus: Codable, Sendable, Hashable {
         self.applicationServerKey = applicationServerKey
         self.subscriptions = subscriptions
     }
-}
-
-/// `POST /v1/web/push/subscriptions`: a browser's `PushSubscription` as its `toJSON()` writes it.
-public struct BrowserPushSubscription: Codable, Sendable, Hashable {
-    public struct Keys: Codable, Sendable, Hashable {
-        /// Base64url of the browser's P-256 public key.
-        public var p256dh: String
-        /// Base64url of its 16-byte authentication secret.
-        public var auth: String
-
-        public init(p256dh: String, auth: String) {
-            self.p256dh = p256dh
-            self.auth = auth
-        }
-    }
-
-    /// The push service's address for this browser (https).
-    public var endpoint: String
-    public var keys: Keys
-    /// When the push service ends the subscription, in milliseconds since 1970; usually none.
-    public var expirationTime: Double?
-
-    public init(endpoint: String, keys: Keys, expirationTime: Double? = nil) {
-        self.endpoint = endpoint
-        self.keys = keys
-        self.expirationTime = expirationTime
-    }
-
-    /// The longest endpoint taken: push services' addresses are a few hundred bytes.
-    public static let maximumEndpointLength = 2048
 }
 
 /// The answer to a subscription: its identifier, for `DELETE /v1/web/push/subscriptions/{id}`.

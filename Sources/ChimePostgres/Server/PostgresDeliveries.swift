@@ -382,7 +382,8 @@ public struct PostgresDeliveries: Sendable {
         let rows = try await database.transaction { db in
             try db.query(
                 """
-                UPDATE delivery SET state = 'queued', attempts = 0, next_attempt = $3, last_status = NULL, last_error = NULL, updated = $3
+                UPDATE delivery SET state = 'queued', attempts = 0, next_attempt = $3, last_status = NULL, last_error = NULL, updated = $3,
+                    outcome = NULL, outcome_at = NULL
                 WHERE tenant = $1 AND id = $2 AND state IN ('accepted', 'dead') AND channel <> '\(Self.ledgerChannel)' RETURNING 1
                 """,
                 [.text(tenant), .integer(id), .date(now)])

@@ -48,11 +48,15 @@ public struct PostgresResponses: Sendable {
             let recorded = RecordedResponse(sequence: sequence, recipient: recipient, appIdentifier: app, date: now, response: response)
             try PostgresEventLog.append(
                 [StoredEvent(kind: "responded", tenant: tenant, recipient: recipient, readable: now, body: try encodeEvent(recorded))], in: db)
-            // The response is the recipient's report on every delivery of the notification to their devices.
+            // The response is the recipient's report on the notification as it was last delivered to each of
+            // their devices: an identifier delivered again (a daily one, a collapse identifier) has older
+            // deliveries, which this response is not about.
             let outcome: DeliveryOutcome = response.actionIdentifier == NotificationResponse.dismissActionIdentifier ? .dismissed : .acted
-            try PostgresDeliveries.recordOutcome(
-                outcome, where: "tenant = $1 AND recipient = $2 AND app_id = $3 AND notification_id = $4", key, tenant: tenant, now: now,
-                event: encodeDelivery, in: db)
+            let latest = """
+                id IN (SELECT max(id) FROM delivery WHERE tenant = $1 AND recipient = $2 AND app_id = $3 AND notification_id = $4
+                    AND channel <> '\(PostgresDeliveries.ledgerChannel)' GROUP BY device_id)
+                """
+            try PostgresDeliveries.recordOutcome(outcome, where: latest, key, tenant: tenant, now: now, event: encodeDelivery, in: db)
             return recorded
         }
     }

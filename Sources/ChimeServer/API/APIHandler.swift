@@ -286,7 +286,8 @@ public final class APIHandler: HTTPHandler {
         case .webPush:
             return json(try await pushing().status())
         case .subscribeWebPush:
-            return json(try await pushing().subscribe(try request.body(BrowserPushSubscription.self)), status: 201)
+            let origin = access.withLock { $0.webOrigin }
+            return json(try await pushing().subscribe(try request.body(WebPushAddress.self), origin: origin), status: 201)
         case .unsubscribeWebPush:
             try await pushing().unsubscribe(id: try request.parameter("id"))
             return json(Empty())

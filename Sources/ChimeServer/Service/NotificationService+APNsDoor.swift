@@ -84,8 +84,10 @@ extension NotificationService {
             _ = try await add(app, AddRequests(requests: [request]))
         } catch let error as ChimeError where error.code == .notificationsNotAllowed {
             log.info("an APNs request for \(app) was taken, but the app may not notify: nothing is shown")
-        } catch let error as ChimeError {
+        } catch {
+            // Not taken: the sender's repeat with the same apns-id must be tried again.
             takenAPNsIDs.withLock { $0.remove(apnsID) }
+            guard let error = error as? ChimeError else { throw error }
             log.info("an APNs request for \(app) was refused: \(error.message)")
             return APNsDoorAnswer(status: 400, apnsID: apnsID, reason: "BadPayload")
         }
@@ -117,6 +119,7 @@ struct RecentSet: Sendable {
     }
 
     mutating func remove(_ value: String) {
-        members.remove(value)
+        guard members.remove(value) != nil else { return }
+        order.removeAll { $0 == value }
     }
 }

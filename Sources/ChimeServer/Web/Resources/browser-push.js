@@ -12,6 +12,21 @@ const scope = "/web/";
 const subscribeTimeout = 10000;
 const state = { on: false, busy: false, note: null, checked: false };
 
+/**
+ * Notifications removed in chimed (answered, dismissed on the desktop, removed by their app) leave this
+ * browser too, as the page hears of it. chimed sends no push for a removal: a push that shows nothing
+ * counts against the browser's budget of silent pushes, and spending it can end the subscription.
+ */
+export async function closeShownByBrowser(app, identifiers) {
+  if (!supported || !Array.isArray(identifiers)) return;
+  const registration = await navigator.serviceWorker.getRegistration(scope);
+  if (!registration) return;
+  const tags = new Set(identifiers.map((identifier) => `${app}/${identifier}`));
+  for (const shown of await registration.getNotifications()) {
+    if (tags.has(shown.tag)) shown.close();
+  }
+}
+
 /** The switch with its note, as the settings view shows it; redrawn in place as the state changes. */
 export function pushGroup() {
   if (!state.checked) {

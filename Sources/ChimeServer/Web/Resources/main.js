@@ -4,6 +4,7 @@
 import { api, everyPage, follow, segment, Unauthenticated } from "./api.js";
 import { showBadges } from "./badges.js";
 import { announceToBrowser } from "./browser-notifications.js";
+import { closeShownByBrowser } from "./browser-push.js";
 import { renderCenter } from "./center.js";
 import { refreshTimes } from "./dom.js";
 import { renderScheduled } from "./scheduled.js";
@@ -225,7 +226,10 @@ function listen() {
         announceToBrowser(event, actions.appName(event.app));
       }
     },
-    deliveredRemoved: () => later.center(),
+    deliveredRemoved: (event) => {
+      later.center();
+      closeShownByBrowser(event.app, event.identifiers);
+    },
     responded: () => later.center(),
     pendingChanged: () => later.pending(),
     appChanged: (event) => { later.app(event.app); later.center(); },

@@ -1,6 +1,8 @@
 // The web center's service worker: shows the notifications chimed pushes to this browser (Web Push),
-// even with no page of the center open, and closes those removed meanwhile. A page of the center in
-// sight shows new notifications itself, so then a push is not shown twice.
+// even with no page of the center open. Every push shows one (the page subscribed with userVisibleOnly,
+// and browsers count pushes that show nothing against a budget that can end the subscription); with a
+// page of the center in sight, it replaces the page's own echo of it (the same tag) quietly. A push also
+// closes the notifications chimed removed since the last one (`closes`).
 // Registered by browser-push.js when the user turns pushes on, with the scope /web/.
 
 self.addEventListener("install", () => self.skipWaiting());
@@ -25,20 +27,20 @@ async function centerPages() {
 }
 
 async function received(message) {
-  if (message?.type === "notification.removed" && Array.isArray(message.identifiers)) {
-    const tags = new Set(message.identifiers.map((identifier) => tagOf(message.app, identifier)));
+  if (message?.type !== "notification.delivered") return;
+  if (Array.isArray(message.closes)) {
+    const tags = new Set(message.closes);
     for (const shown of await self.registration.getNotifications()) {
       if (tags.has(shown.tag)) shown.close();
     }
-    return;
   }
-  if (message?.type !== "notification.delivered") return;
-  if ((await centerPages()).some((client) => client.visibilityState === "visible")) return;
+  const inSight = (await centerPages()).some((client) => client.visibilityState === "visible");
   await self.registration.showNotification(message.title || message.app, {
     body: [message.subtitle, message.body].filter(Boolean).join("\n"),
     tag: tagOf(message.app, message.identifier),
     timestamp: typeof message.date === "number" ? message.date * 1000 : Date.now(),
-    silent: message.alerting === "quietly",
+    // The page in sight lists it and says so itself: no second sound.
+    silent: inSight || message.alerting === "quietly",
     icon: "/web/icon.svg",
     data: { app: message.app, identifier: message.identifier },
   });
