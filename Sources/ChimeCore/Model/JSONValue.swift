@@ -164,7 +164,11 @@ extension JSONValue: Codable {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
         case .int(let value): try container.encode(value)
-        case .double(let value): try container.encode(value)
+        case .double(let value):
+            // A whole double past 2^53 is written by JSONEncoder as 4.888888888888889e+16, which read as a
+            // whole number is another one than the double (…890, not …888): written as the integer it is,
+            // it reads back equal.
+            if let whole = Int(exactly: value) { try container.encode(whole) } else { try container.encode(value) }
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
