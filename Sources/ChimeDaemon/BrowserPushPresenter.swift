@@ -34,8 +34,6 @@ final class BrowserPushPresenter: NotificationPresenter, BrowserPushing {
     static let heldRemovals = 64
 
     private struct State {
-        /// The web center's address now; subscriptions made on another one are not pushed to.
-        var origin: String?
         var sending = 0
         var pushed: Set<String> = []
         var pushOrder: [String] = []
@@ -57,7 +55,6 @@ final class BrowserPushPresenter: NotificationPresenter, BrowserPushing {
     /// that was taken at this start) ends: its service worker lives at an address chimed no longer
     /// serves, so a click on what it shows would lead nowhere. The page there can subscribe again.
     func serve(origin: String) {
-        state.withLock { $0.origin = origin }
         let stale = Set(book.subscribers.filter { $0.origin != nil && $0.origin != origin }.map(\.id))
         guard !stale.isEmpty else { return }
         do {
@@ -90,7 +87,7 @@ final class BrowserPushPresenter: NotificationPresenter, BrowserPushing {
         let removed = remember(tag)
         message.closes = removed.isEmpty ? nil : removed
         let bytes = message.encoded(fittingIn: WebPushEncryption.maximumPlaintext)
-        let topic = WebPushHeaders.topic(identifier: presentation.appIdentifier + "/" + presentation.notificationIdentifier)
+        let topic = WebPushHeaders.topic(identifier: tag)
         for subscriber in subscribers { send(bytes, to: subscriber, key: key, urgency: urgency, topic: topic) }
     }
 

@@ -95,9 +95,12 @@ struct WebPushBrowsersTests {
         let coffee = try #require(Self.plaintexts(push, ok).first { $0["identifier"] as? String == "coffee" })
         #expect(tea["closes"] as? [String] == ["\(Self.app)/standup"] && coffee["closes"] == nil, "\(tea) \(coffee)")
 
-        // The key and the subscriptions outlive a restart.
+        // The key and the subscriptions outlive a restart, and so does the web center's address, to which
+        // the browsers' subscriptions belong.
+        let port = home.httpPort
         #expect(await daemon.terminate() == 0)
         daemon = try await home.start(arguments)
+        #expect(home.httpPort == port && port != nil, "the same loopback port again")
         let again = try Self.call(home, "GET", "/v1/web/push")
         #expect(again.json["applicationServerKey"] as? String == key && again.json["subscriptions"] as? Int == 2, "\(again)")
         let mode = try FileManager.default.attributesOfItem(atPath: home.paths.webPushFile.path)[.posixPermissions] as? Int
