@@ -122,7 +122,7 @@ final class BrowserPushPresenter: NotificationPresenter, BrowserPushing {
 
     // MARK: Sending
 
-    private func send(_ message: [UInt8], to subscriber: BrowserPushBook.Subscriber, key: P256PrivateKey, urgency: String, topic: String?) {
+    private func send(_ message: [UInt8], to subscriber: BrowserPushBook.Subscriber, key: P256PrivateKey, urgency: String, topic: String) {
         let admitted = state.withLock { state in
             guard state.sending < Self.maximumSending else { return false }
             state.sending += 1
@@ -138,7 +138,7 @@ final class BrowserPushPresenter: NotificationPresenter, BrowserPushing {
         }
     }
 
-    private func deliver(_ message: [UInt8], to subscriber: BrowserPushBook.Subscriber, key: P256PrivateKey, urgency: String, topic: String?) async {
+    private func deliver(_ message: [UInt8], to subscriber: BrowserPushBook.Subscriber, key: P256PrivateKey, urgency: String, topic: String) async {
         guard let subscription = WebPushSubscription(endpoint: subscriber.endpoint, p256dh: subscriber.p256dh, auth: subscriber.auth),
             let origin = subscription.origin
         else { return end(subscriber, "its keys cannot be read") }
