@@ -29,7 +29,7 @@ public struct FuzzTarget: Sendable {
     /// Every target, by name.
     public static let all: [FuzzTarget] = [
         .apnsPayload, .strictJSON, .stringsFile, .recipientBatch, .addRequests, .storeRecord, .categories, .commandLine, .serverSentEvents,
-        .route, .apnsAnswer, .instantText,
+        .route, .apnsAnswer, .instantText, .headerFields, .apnsDoor, .apiBodies,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? {

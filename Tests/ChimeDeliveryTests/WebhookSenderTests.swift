@@ -24,6 +24,12 @@ struct WebhookSenderTests {
         #expect(await attempt("/accept", receiver, secret: WebhookSecret.generate()) == .rejected(status: 401, retryAfterSeconds: nil))
         #expect(await attempt("/gone", receiver, secret: secret) == .gone)
         #expect(await attempt("/busy", receiver, secret: secret) == .rejected(status: 503, retryAfterSeconds: 7))
+        let busyUntil = await attempt("/busy-until", receiver, secret: secret)
+        if case .rejected(503, let pause?) = busyUntil {
+            #expect((29...31).contains(pause), "Retry-After as an HTTP-date 30 s ahead is a pause of 30 s, not \(pause)")
+        } else {
+            Issue.record("Retry-After as an HTTP-date was not read: \(busyUntil)")
+        }
         #expect(await attempt("/redirect", receiver, secret: secret) == .rejected(status: 302, retryAfterSeconds: nil), "not followed")
         let slow = await attempt("/slow", receiver, secret: secret, sender: WebhookSender(timeout: .milliseconds(500)))
         guard case .failed(let reason) = slow else {
@@ -32,10 +38,10 @@ struct WebhookSenderTests {
         }
         #expect(reason.lowercased().contains("timeout"), "\(reason)")
 
-        try await eventually("the receiver logged every request") { receiver.requests().count >= 6 }
+        try await eventually("the receiver logged every request") { receiver.requests().count >= 7 }
         let requests = receiver.requests()
-        #expect(requests.map { $0["path"] as? String } == ["/accept", "/accept", "/gone", "/busy", "/redirect", "/slow"], "the redirect was not followed")
-        #expect(requests.map { $0["verified"] as? Bool } == [true, false, true, true, true, true])
+        #expect(requests.map { $0["path"] as? String } == ["/accept", "/accept", "/gone", "/busy", "/busy-until", "/redirect", "/slow"], "the redirect was not followed")
+        #expect(requests.map { $0["verified"] as? Bool } == [true, false, true, true, true, true, true])
         #expect(requests.allSatisfy { $0["contentType"] as? String == "application/json" })
         await receiver.stop()
     }

@@ -3,11 +3,13 @@ answers by its path. Prints "listening on PORT" on standard error, then one JSON
 standard output: {"path", "verified", "id", "timestamp", "body", "contentType"}.
 
 /accept → 204 when the signature verifies (else 401); /gone → 410; /busy → 503 with Retry-After: 7;
+/busy-until → 503 with a Retry-After HTTP-date 30 s ahead;
 /redirect → 302 to /accept; /slow → waits 5 s, then 204; /flaky/N → 500 for the first N requests to that
 path, then as /accept; /hang-once → the first request waits 60 s (its sender dies meanwhile), later ones
 as /accept. POST /_secret with a secret as the body makes it the one verified from then on
 (not logged).
 """
+import email.utils
 import json
 import sys
 import threading
@@ -57,6 +59,9 @@ class Receiver(BaseHTTPRequestHandler):
             self.answer(410)
         elif self.path == "/busy":
             self.answer(503, [("Retry-After", "7")])
+        elif self.path == "/busy-until":
+            # Retry-After as an HTTP-date (RFC 9110), 30 s ahead, written by Python's own formatter.
+            self.answer(503, [("Retry-After", email.utils.formatdate(time.time() + 30, usegmt=True))])
         elif self.path == "/redirect":
             self.answer(302, [("Location", "/accept")])
         elif self.path == "/slow":

@@ -17,7 +17,7 @@ public struct WebhookSender: Sendable {
         case accepted(status: Int)
         /// `410 Gone`: the receiver wants no more; the endpoint should be turned off.
         case gone
-        /// Any other answer; `retryAfterSeconds` from its `Retry-After` header (seconds), if any.
+        /// Any other answer; `retryAfterSeconds` from its `Retry-After` header (seconds or an HTTP-date), if any.
         case rejected(status: Int, retryAfterSeconds: Int?)
         /// No answer: the connection failed, timed out, or broke.
         case failed(String)
@@ -163,7 +163,7 @@ private struct Pins: @unchecked Sendable {  // freed once, by the transfer's com
     }
 }
 
-/// What a transfer keeps of its answer: `Retry-After` in seconds.
+/// What a transfer keeps of its answer: `Retry-After` as a pause in seconds.
 private final class Answer: @unchecked Sendable {  // written only by the transfer that owns it
     var retryAfter: Int?
 }
@@ -175,8 +175,7 @@ private let keepHeader: chime_curl_data_callback = { data, size, count, context 
     guard let data, let context else { return 0 }
     let length = size * count
     let line = data.withMemoryRebound(to: UInt8.self, capacity: length) { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) }
-    let parts = line.split(separator: ":", maxSplits: 1)
-    if parts.count == 2, parts[0].lowercased() == "retry-after", let seconds = Int(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)), seconds >= 0 {
+    if let seconds = RetryAfter.seconds(headerLine: line, now: Date()) {
         Unmanaged<Answer>.fromOpaque(context).takeUnretainedValue().retryAfter = seconds
     }
     return length

@@ -79,7 +79,7 @@ public enum APNsDoor {
         _ request: HTTPRequest, accept: (String) async throws -> APNsDoorAnswer, failure: (any Error, String) -> APNsDoorAnswer? = { _, _ in nil }
     ) async -> HTTPResponse {
         let head = request.head
-        let apnsID = head.headers["apns-id"].flatMap { UUID(uuidString: $0)?.uuidString.lowercased() } ?? UUID().uuidString.lowercased()
+        let apnsID = head.headers["apns-id"].flatMap(messageID) ?? UUID().uuidString.lowercased()
         let segments = head.path.split(separator: "/", omittingEmptySubsequences: true).map { $0.removingPercentEncoding ?? "" }
         // `/3/device/{token}`; `/3/device/` alone is a request without a token.
         guard (2...3).contains(segments.count), segments[0] == "3", segments[1] == "device" else {
@@ -93,6 +93,13 @@ public enum APNsDoor {
         }
     }
 
+    /// An `apns-id` in lower case, when `text` is exactly a UUID's 36 characters. Foundation's own reading
+    /// stops at a NUL byte, so it alone would take a UUID followed by anything after one.
+    static func messageID(_ text: String) -> String? {
+        guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else { return nil }
+        return uuid.uuidString.lowercased()
+    }
+
     /// Reads a request. `owner` finds whose provider key signed the token, from the token's `iss` (team)
     /// and `kid` (key), using `signedBy` to check a candidate key's signature; `device` says whom the
     /// device token (lower case) names for that owner.
@@ -103,8 +110,8 @@ public enum APNsDoor {
     ) async throws -> Reading<Owner> {
         var apnsID = UUID().uuidString.lowercased()
         if let given = headers["apns-id"] {
-            guard let parsed = UUID(uuidString: given) else { return .refused(APNsDoorAnswer(status: 400, apnsID: apnsID, reason: "BadMessageId")) }
-            apnsID = parsed.uuidString.lowercased()
+            guard let parsed = messageID(given) else { return .refused(APNsDoorAnswer(status: 400, apnsID: apnsID, reason: "BadMessageId")) }
+            apnsID = parsed
         }
         func refuse(_ status: Int, _ reason: String, since: Date? = nil) -> Reading<Owner> {
             .refused(APNsDoorAnswer(status: status, apnsID: apnsID, reason: reason, timestamp: since))

@@ -63,8 +63,8 @@ let releaseStream: MHD_ContentReaderFreeCallback = { context in
 }
 
 /// Query arguments as forms send them: `+` is a space, `%XX` a byte.
-enum QueryDecoding {
-    static func decode(_ text: String) -> String? {
+package enum QueryDecoding {
+    package static func decode(_ text: String) -> String? {
         PercentEncoding.decode(text.replacingOccurrences(of: "+", with: " "))
     }
 }

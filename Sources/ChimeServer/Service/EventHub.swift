@@ -182,7 +182,12 @@ public final class EventHub: Sendable {
     }
 
     private func sequence(in eventID: String) -> UInt64? {
-        let parts = eventID.split(separator: ".")
+        Self.sequence(in: eventID, epoch: epoch)
+    }
+
+    /// The sequence a `Last-Event-ID` names, when it is one of `epoch`'s ids (`<epoch>.<sequence>`).
+    package static func sequence(in eventID: String, epoch: String) -> UInt64? {
+        let parts = eventID.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0] == epoch else { return nil }
         return UInt64(parts[1])
     }

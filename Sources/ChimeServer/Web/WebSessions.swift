@@ -73,9 +73,10 @@ public final class WebSessions: Sendable {
     }
 
     /// The value of cookie `name` in a `Cookie` header (`a=1; b=2`).
-    static func cookie(_ name: String, in header: String) -> String? {
+    package static func cookie(_ name: String, in header: String) -> String? {
         for pair in header.split(separator: ";") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
+            // `name=` is a cookie whose value is empty (RFC 6265), however the header ends.
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, HTTPText.trimmed(parts[0]) == name else { continue }
             return String(HTTPText.trimmed(parts[1]))
         }
