@@ -1,8 +1,6 @@
 /// Fires when the device enters or leaves a circular region (Apple's `UNLocationNotificationTrigger` with a
-/// `CLCircularRegion`).
-///
-/// Chime has no location source yet: this is the value and its validation, so requests that carry it can
-/// be stored, listed and round-tripped. It never fires on its own.
+/// `CLCircularRegion`). When a position crosses the boundary is `CircularRegion.state(after:from:)`'s to say
+/// (RegionMonitoring.swift).
 public struct LocationTrigger: Sendable, Hashable, Codable {
     public let region: CircularRegion
     public let repeats: Bool
