@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ChimeTerminal", targets: ["ChimeTerminal"]),
         .library(name: "ChimeDesktop", targets: ["ChimeDesktop"]),
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
+        .library(name: "CoreLocation", targets: ["CoreLocation"]),
         .library(name: "ChimeAPI", targets: ["ChimeAPI"]),
         .library(name: "ChimeClient", targets: ["ChimeClient"]),
         .library(name: "ChimeServer", targets: ["ChimeServer"]),
@@ -65,7 +66,9 @@ let package = Package(
         // Apple's UserNotifications API over the engine, so iOS code compiles with `import UserNotifications`
         // (Linux only: on Apple platforms the system framework is the real one).
         // In client mode it talks to chimed through ChimeClient.
-        .target(name: "UserNotifications", dependencies: ["ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeSQLite", "ChimeCore"]),
+        .target(name: "UserNotifications", dependencies: ["CoreLocation", "ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeSQLite", "ChimeCore"]),
+        // Apple's CoreLocation as far as notification code uses it: coordinates, locations, regions.
+        .target(name: "CoreLocation", dependencies: ["ChimeCore"]),
 
         // chimed's API as a contract, apart from any transport: routes, request and answer bodies, events,
         // errors, the OpenAPI documents (the daemon's, server mode's), and where the daemon's files are (XDG).
@@ -149,6 +152,7 @@ let package = Package(
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTesting", "ChimeTestSupport"], exclude: ["geodesic_oracle.py"]),
         .testTarget(name: "ChimeFuzzTargetsTests", dependencies: ["ChimeFuzzTargets"]),
+        .testTarget(name: "CoreLocationTests", dependencies: ["CoreLocation"]),
         .testTarget(name: "ChimeCryptoTests", dependencies: ["ChimeCrypto", "ChimeTestSupport"], exclude: ["p256_oracle.py"]),
         .testTarget(
             name: "ChimeDeliveryTests", dependencies: ["ChimeDelivery", "ChimeCrypto", "ChimeCore", "ChimeTestSupport"],

@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeEngine
 import ChimeTesting
+import CoreLocation
 import Foundation
 import Testing
 import UserNotifications
@@ -158,5 +159,43 @@ struct ErrorAndTriggerTests {
         #expect(pending.repeats)
         #expect(pending == trigger)
         #expect(pending.nextTriggerDate() == Date(timeIntervalSince1970: 1_764_631_800))
+    }
+
+    /// A geofenced reminder as iOS code writes it: added, listed back as the same trigger with the region
+    /// as given, its flags kept; the trigger holds a copy, so changing the region later changes nothing.
+    @Test func aLocationTriggerIsKeptAsGiven() async throws {
+        let h = Harness()
+        let office = CLCircularRegion(center: CLLocationCoordinate2D(latitude: 37.5665, longitude: 126.978), radius: 150, identifier: "office")
+        office.notifyOnEntry = true
+        office.notifyOnExit = false
+        let trigger = UNLocationNotificationTrigger(region: office, repeats: false)
+        office.notifyOnEntry = false
+        #expect(trigger.region.notifyOnEntry, "the trigger keeps the region as it was")
+        _ = try await h.center.requestAuthorization(options: [.alert])
+        try await h.center.add(UNNotificationRequest(identifier: "arrive", content: content(), trigger: trigger))
+        let pending = try #require(await h.center.pendingNotificationRequests().first?.trigger as? UNLocationNotificationTrigger)
+        let region = try #require(pending.region as? CLCircularRegion)
+        #expect(region.identifier == "office" && region.radius == 150)
+        #expect(region.center == CLLocationCoordinate2D(latitude: 37.5665, longitude: 126.978))
+        #expect(region.notifyOnEntry && !region.notifyOnExit)
+        #expect(!pending.repeats)
+        #expect(pending == trigger)
+        #expect(pending != UNLocationNotificationTrigger(region: office, repeats: false), "a region that notifies on nothing differs")
+    }
+
+    /// Regions Apple's initializers would raise on fail `add` with `invalidRegion`, naming the field.
+    @Test(arguments: [
+        (91.0, 0.0, 150.0, true, "latitude"), (0, 181, 150, true, "longitude"), (0, 0, 0, true, "radius"), (0, 0, -5, true, "radius"),
+        (0, 0, .infinity, true, "radius"), (0, 0, 150, false, "notifyOnEntry"),
+    ])
+    func anInvalidRegionFailsAdd(latitude: Double, longitude: Double, radius: Double, notifies: Bool, field: String) async throws {
+        let h = Harness()
+        _ = try await h.center.requestAuthorization(options: [.alert])
+        let region = CLCircularRegion(center: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), radius: radius, identifier: "r")
+        region.notifyOnEntry = notifies
+        region.notifyOnExit = notifies
+        let error = try await failure(adding: UNLocationNotificationTrigger(region: region, repeats: true), in: h)
+        let chime = try #require(error as? ChimeError)
+        #expect(chime.code == .invalidRegion && chime.field == field, "\(chime)")
     }
 }

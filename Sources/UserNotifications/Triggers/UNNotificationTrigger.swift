@@ -18,13 +18,10 @@ public class UNNotificationTrigger: NSObject, NSCopying, @unchecked Sendable {
     public let repeats: Bool
     /// The clock of the center this trigger was read from; `nil` for one the app made.
     let clock: (any NotificationClock)?
-    /// A trigger Chime holds that the API has no class for (a location); kept so re-adding keeps it.
-    private let preserved: NotificationTrigger?
 
-    init(repeats: Bool, clock: (any NotificationClock)?, preserved: NotificationTrigger? = nil) {
+    init(repeats: Bool, clock: (any NotificationClock)?) {
         self.repeats = repeats
         self.clock = clock
-        self.preserved = preserved
     }
 
     /// The API's trigger for one the engine holds.
@@ -37,14 +34,13 @@ public class UNNotificationTrigger: NSObject, NSCopying, @unchecked Sendable {
         case .push:
             UNPushNotificationTrigger(repeats: false, clock: clock)
         case .location(let location):
-            UNNotificationTrigger(repeats: location.repeats, clock: clock, preserved: trigger)
+            UNLocationNotificationTrigger(location, clock: clock)
         }
     }
 
     /// - Throws: `ChimeError.invalidTimeInterval` or `.invalidDateComponents` for an invalid trigger.
     func notificationTrigger() throws(ChimeError) -> NotificationTrigger {
-        if let preserved { return preserved }
-        return .push(PushTrigger())
+        .push(PushTrigger())
     }
 
     var now: Date {
@@ -57,7 +53,7 @@ public class UNNotificationTrigger: NSObject, NSCopying, @unchecked Sendable {
 
     /// What makes two triggers of one class equal.
     var equalityKey: AnyHashable {
-        [AnyHashable(repeats), AnyHashable(preserved)]
+        AnyHashable(repeats)
     }
 
     public override func isEqual(_ object: Any?) -> Bool {
