@@ -74,6 +74,8 @@ extension AddCommand {
             return .calendar(try CalendarTrigger(dateMatching: components, repeats: false))
         case .calendar(let components, let repeats):
             return .calendar(try CalendarTrigger(dateMatching: components, repeats: repeats))
+        case .region(let region, let repeats):
+            return .location(LocationTrigger(region: region, repeats: repeats))
         }
     }
 

@@ -30,6 +30,8 @@ public struct AddCommand: Equatable {
         case atLocal(LocalTimeSpec)
         /// `--calendar "hour=8 minute=30"`, in `--time-zone` or floating with the user's zone.
         case calendar(DateComponents, repeats: Bool)
+        /// `--region "37.5665,126.978,150"` with `--on-entry`, `--on-exit` (both when neither is given).
+        case region(CircularRegion, repeats: Bool)
     }
 
     /// The sound to play.
@@ -102,7 +104,10 @@ public struct AddCommand: Equatable {
                                     next one, as at(1) reads it), or an instant 2026-12-24T18:00:00+09:00.
                                     A time that has passed is refused.
           --calendar <components>   When the clock matches, such as "weekday=mon hour=9 minute=30".
-          --repeats                 Repeat (--in at least 60s, or --calendar).
+          --region <lat,lon,radius> When the device enters or leaves a circle: degrees, and the radius in
+                                    metres (150, 150m, 1.5km), such as 37.5665,126.978,150.
+          --on-entry, --on-exit     With --region: fire on entering, on leaving (default: both).
+          --repeats                 Repeat (--in at least 60s, --calendar, or --region: every crossing).
           --time-zone <id>          Pin --calendar to an IANA zone (default: follow the user's zone).
 
         OPTIONS:
@@ -129,6 +134,8 @@ public struct AddCommand: Equatable {
         /// `--at`: an instant (`.at`) or a wall-clock time in the user's zone (`.atLocal`).
         var at: When?
         var calendar: DateComponents?
+        var regionText: String?
+        var onEntry = false, onExit = false
         var repeats = false
         var critical = false
         var volume: Float?
@@ -188,6 +195,9 @@ public struct AddCommand: Equatable {
                 }
             case "--calendar": calendar = try CalendarSpec.parse(try reader.value(for: option, inline: inline), command: name)
             case "--repeats": repeats = true
+            case "--region": regionText = try reader.value(for: option, inline: inline)
+            case "--on-entry": onEntry = true
+            case "--on-exit": onExit = true
             case "--time-zone":
                 let identifier = try reader.value(for: option, inline: inline)
                 guard let zone = TimeZone(identifier: identifier) else {
@@ -210,17 +220,13 @@ public struct AddCommand: Equatable {
             throw UsageError("unexpected argument '\(extra)': give the title and the body once (quote text with spaces)", command: name)
         }
 
-        switch (delay, at, calendar) {
-        case (nil, nil, nil):
-            guard !repeats else { throw UsageError("--repeats needs --in or --calendar", command: name) }
-        case (let seconds?, nil, nil): command.when = .after(seconds, repeats: repeats)
-        case (nil, let at?, nil):
-            guard !repeats else { throw UsageError("--at fires once; repeat with --calendar or --in", command: name) }
-            command.when = at
-        case (nil, nil, var components?):
-            components.timeZone = timeZone
-            command.when = .calendar(components, repeats: repeats)
-        default: throw UsageError("give one trigger: --in, --at or --calendar", command: name)
+        if regionText == nil, onEntry || onExit { throw UsageError("--on-entry and --on-exit apply to --region only", command: name) }
+        if let regionText {
+            guard delay == nil, at == nil, calendar == nil else { throw UsageError("give one trigger: --in, --at, --calendar or --region", command: name) }
+            let region = try RegionSpec.parse(regionText, onEntry: onEntry || !onExit, onExit: onExit || !onEntry, command: name)
+            command.when = .region(region, repeats: repeats)
+        } else {
+            command.when = try when(delay: delay, at: at, calendar: calendar, timeZone: timeZone, repeats: repeats)
         }
         if timeZone != nil, calendar == nil { throw UsageError("--time-zone applies to --calendar only", command: name) }
         if command.waitTimeout != nil, !command.waits { throw UsageError("--timeout applies to --wait only", command: name) }
@@ -242,6 +248,23 @@ public struct AddCommand: Equatable {
             throw UsageError("give some text (--title, --subtitle or --body) or a --payload", command: name)
         }
         return command
+    }
+
+    /// The time trigger of `--in`, `--at` or `--calendar`, of which at most one is given.
+    private static func when(delay: TimeInterval?, at: When?, calendar: DateComponents?, timeZone: TimeZone?, repeats: Bool) throws(UsageError) -> When {
+        switch (delay, at, calendar) {
+        case (nil, nil, nil):
+            guard !repeats else { throw UsageError("--repeats needs --in, --calendar or --region", command: name) }
+            return .now
+        case (let seconds?, nil, nil): return .after(seconds, repeats: repeats)
+        case (nil, let at?, nil):
+            guard !repeats else { throw UsageError("--at fires once; repeat with --calendar or --in", command: name) }
+            return at
+        case (nil, nil, var components?):
+            components.timeZone = timeZone
+            return .calendar(components, repeats: repeats)
+        default: throw UsageError("give one trigger: --in, --at, --calendar or --region", command: name)
+        }
     }
 
     private var hasContentOptions: Bool {

@@ -1,5 +1,5 @@
 public import Foundation
-import ChimeCore
+public import ChimeCore
 
 /// `chime next`: lists when a trigger will fire, so users can check a schedule before they rely on it.
 ///
@@ -16,6 +16,8 @@ public struct NextCommand: Equatable {
         case calendar(DateComponents)
         /// `--interval 10m`, anchored at `--after`
         case interval(TimeInterval)
+        /// `--region "37.5665,126.978,150"`: a location trigger, which has no fire date.
+        case region(CircularRegion)
     }
 
     public var trigger: TriggerSpec
@@ -36,15 +38,17 @@ public struct NextCommand: Equatable {
         OVERVIEW: \(abstract)
 
         Calendar components without a time zone float with the user's zone; --time-zone says which zone
-        that is (default: the current one). An interval trigger counts from --after (default: now).
+        that is (default: the current one). An interval trigger counts from --after (default: now). A
+        location trigger (--region) has no fire date: it fires when the device crosses the region's edge.
 
-        USAGE: chime next (--calendar <components> | --interval <duration>) [options]
+        USAGE: chime next (--calendar <components> | --interval <duration> | --region <circle>) [options]
 
         OPTIONS:
           --calendar <components>  Date components to match, as key=value pairs: year, month (1-12 or jan-dec),
                                    day, weekday (1-7 from Sunday, or sun-sat), hour, minute, second.
                                    Example: --calendar "weekday=mon hour=9 minute=30"
           --interval <duration>    Seconds between the anchor and each fire: 90, 90s, 10m, 1h30m, 2d.
+          --region <circle>        Latitude,longitude,radius in degrees and metres, such as 37.5665,126.978,150.
           --repeats                The trigger repeats (a repeating interval must be at least 60s).
           --count <n>              How many fire dates to list, 1-1000 (default: 5).
           --time-zone <id>         IANA time zone to evaluate in, such as Asia/Seoul (default: current).
@@ -58,6 +62,7 @@ public struct NextCommand: Equatable {
         var reader = ArgumentReader(arguments, command: name)
         var calendar: DateComponents?
         var interval: TimeInterval?
+        var region: CircularRegion?
         var command = NextCommand(trigger: .interval(0))
         while let (option, inline) = try reader.nextOption() {
             switch option {
@@ -65,6 +70,8 @@ public struct NextCommand: Equatable {
                 calendar = try CalendarSpec.parse(try reader.value(for: option, inline: inline), command: name)
             case "--interval":
                 interval = try DurationSpec.parse(try reader.value(for: option, inline: inline), option: option, command: name)
+            case "--region":
+                region = try RegionSpec.parse(try reader.value(for: option, inline: inline), onEntry: true, onExit: true, command: name)
             case "--repeats":
                 command.repeats = true
             case "--count":
@@ -87,11 +94,12 @@ public struct NextCommand: Equatable {
                 throw UsageError("unknown option '\(option)'", command: name)
             }
         }
-        switch (calendar, interval) {
-        case (let components?, nil): command.trigger = .calendar(components)
-        case (nil, let seconds?): command.trigger = .interval(seconds)
-        case (nil, nil): throw UsageError("give a trigger: --calendar or --interval", command: name)
-        case (_?, _?): throw UsageError("give one trigger: --calendar or --interval, not both", command: name)
+        switch (calendar, interval, region) {
+        case (let components?, nil, nil): command.trigger = .calendar(components)
+        case (nil, let seconds?, nil): command.trigger = .interval(seconds)
+        case (nil, nil, let region?): command.trigger = .region(region)
+        case (nil, nil, nil): throw UsageError("give a trigger: --calendar, --interval or --region", command: name)
+        default: throw UsageError("give one trigger: --calendar, --interval or --region, not two", command: name)
         }
         return command
     }
@@ -100,6 +108,7 @@ public struct NextCommand: Equatable {
         struct Trigger: Encodable {
             var calendar: String?
             var interval: TimeInterval?
+            var region: CircularRegion?
             var repeats: Bool
         }
         var trigger: Trigger
@@ -131,6 +140,9 @@ public struct NextCommand: Equatable {
                 try intervalTrigger.validate(anchor: start)
                 dates = intervalTrigger.nextFireDates(after: start, anchor: start, count: count)
                 description = "interval trigger every \(DurationSpec.format(seconds))"
+            case .region(let region):
+                dates = []
+                description = "location trigger on \(RegionSpec.format(region))"
             }
         } catch {
             throw UsageError("invalid trigger: \(error.message)", command: Self.name)
@@ -138,7 +150,7 @@ public struct NextCommand: Equatable {
 
         if json {
             let output = Output(
-                trigger: .init(calendar: calendarText, interval: intervalSeconds, repeats: repeats),
+                trigger: .init(calendar: calendarText, interval: intervalSeconds, region: region, repeats: repeats),
                 timeZone: zoneName, after: InstantText.utc(start), afterLocal: InstantFormat.iso8601(start, in: zone),
                 fireDates: dates.map(InstantText.utc), localFireDates: dates.map { InstantFormat.iso8601($0, in: zone) })
             let encoder = JSONEncoder()
@@ -146,6 +158,10 @@ public struct NextCommand: Equatable {
             return String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self) + "\n"
         }
         let repeating = repeats ? "repeating" : "once"
+        if let region {
+            return "The \(description) (\(repeating)) has no fire date: it fires when the device enters or leaves the region, "
+                + "\(repeats ? "each time" : "the first time"), whatever the clock says.\n"
+        }
         guard !dates.isEmpty else {
             return "The \(description) (\(repeating)) does not fire after \(InstantFormat.iso8601(start, in: zone)) in \(zoneName).\n"
         }
@@ -158,6 +174,11 @@ public struct NextCommand: Equatable {
 
     private var calendarText: String? {
         if case .calendar(let components) = trigger { return CalendarSpec.format(components) }
+        return nil
+    }
+
+    private var region: CircularRegion? {
+        if case .region(let region) = trigger { return region }
         return nil
     }
 

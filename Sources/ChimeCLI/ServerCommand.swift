@@ -69,8 +69,8 @@ public struct ServerCommand: Equatable {
         ACTIONS:
           status                              The node that answers, the key's tenant, the schema version.
           add --recipient <id> [add options]  Schedule a notification for a recipient: chime add's content and
-                                              trigger options (see chime add --help; no --attach, --move or
-                                              --wait). A local --at is the recipient's local time.
+                                              trigger options (see chime add --help; no --attach, --move,
+                                              --wait or --region). A local --at is the recipient's local time.
           pending --recipient <id> [--app <id>]
                                               The recipient's pending notifications, soonest first.
           delivered --recipient <id> [--app <id>]
@@ -259,6 +259,7 @@ public struct ServerCommand: Equatable {
         }
         if !add.attachmentPaths.isEmpty { throw UsageError("server mode takes no attachments (--attach)", command: name) }
         if add.waits { throw UsageError("--wait is for the local notification center; follow responses with chime server responses", command: name) }
+        if case .region = add.when { throw UsageError("--region is for the local notification center: server mode has no device locations", command: name) }
         if !forAdd.contains(where: { $0 == "--app" || $0 == "-a" || $0.hasPrefix("--app=") }) {
             throw UsageError("add needs --app: the tenant's app the notification belongs to", command: name)
         }

@@ -107,6 +107,26 @@ struct AddCommandTests {
         #expect(request.content.categoryIdentifier == "meetingCategory")
     }
 
+    /// `--region` with its flags: both crossings unless one is named; the region named by its own text.
+    @Test func aRegionTriggerTakesItsCircleAndFlags() throws {
+        let both = try AddCommand.parse(["--title", "Office", "--region", "37.5665, 126.978, 1.5km", "--repeats"])
+        let request = try both.request(identifier: "office")
+        guard case .location(let trigger) = request.trigger else {
+            Issue.record("\(String(describing: request.trigger))")
+            return
+        }
+        #expect(trigger.repeats)
+        #expect(trigger.region == (try CircularRegion(latitude: 37.5665, longitude: 126.978, radius: 1500, identifier: "37.5665,126.978,1500")))
+        let entry = try AddCommand.parse(["--title", "Office", "--region", "37.5665,126.978,150m", "--on-entry"])
+        guard case .region(let region, repeats: false) = entry.when else {
+            Issue.record("\(entry.when)")
+            return
+        }
+        #expect(region.notifyOnEntry && !region.notifyOnExit && region.radius == 150)
+        let exit = try AddCommand.parse(["--title", "Left", "--region", "0,0,100", "--on-exit"])
+        if case .region(let region, _) = exit.when { #expect(!region.notifyOnEntry && region.notifyOnExit) } else { Issue.record("\(exit.when)") }
+    }
+
     @Test func badContentIsRefusedWithTheField() throws {
         let malformed = try AddCommand.parse(["--payload", "bad.json"])
         #expect { try malformed.request(identifier: "x") { _ in Data("{\"aps\":".utf8) } } throws: { ($0 as? ChimeError)?.code == .invalidPayload }
@@ -118,8 +138,12 @@ struct AddCommandTests {
 
     @Test(arguments: [
         (["--in", "5s"], "give some text (--title, --subtitle or --body) or a --payload"),
-        (["--title", "a", "--in", "5s", "--at", "2026-12-24T18:00:00Z"], "give one trigger: --in, --at or --calendar"),
-        (["--title", "a", "--repeats"], "--repeats needs --in or --calendar"),
+        (["--title", "a", "--in", "5s", "--at", "2026-12-24T18:00:00Z"], "give one trigger: --in, --at, --calendar or --region"),
+        (["--title", "a", "--repeats"], "--repeats needs --in, --calendar or --region"),
+        (["--title", "a", "--region", "37.5,127,100", "--in", "5m"], "give one trigger: --in, --at, --calendar or --region"),
+        (["--title", "a", "--on-entry"], "--on-entry and --on-exit apply to --region only"),
+        (["--title", "a", "--region", "37.5;127;100"], "--region '37.5;127;100' is not a region such as 37.5665,126.978,150 (latitude,longitude,radius in metres)"),
+        (["--title", "a", "--region", "37.5,200,100"], "--region '37.5,200,100': longitude must lie in -180...180 degrees"),
         (["--title", "a", "--at", "tomorrow"], "--at 'tomorrow' is not a time such as 18:00, 7pm, tomorrow 9:00, 2026-12-24 18:00, or 2026-12-24T18:00:00+09:00"),
         (["--title", "a", "--volume", "0.5"], "--volume applies to a --critical sound only"),
         (["--title", "a", "--payload", "p.json"], "--payload gives the content; leave out the content options"),

@@ -57,15 +57,17 @@ struct ChimeCommandParsingTests {
             OVERVIEW: List the upcoming fire dates of a trigger.
 
             Calendar components without a time zone float with the user's zone; --time-zone says which zone
-            that is (default: the current one). An interval trigger counts from --after (default: now).
+            that is (default: the current one). An interval trigger counts from --after (default: now). A
+            location trigger (--region) has no fire date: it fires when the device crosses the region's edge.
 
-            USAGE: chime next (--calendar <components> | --interval <duration>) [options]
+            USAGE: chime next (--calendar <components> | --interval <duration> | --region <circle>) [options]
 
             OPTIONS:
               --calendar <components>  Date components to match, as key=value pairs: year, month (1-12 or jan-dec),
                                        day, weekday (1-7 from Sunday, or sun-sat), hour, minute, second.
                                        Example: --calendar "weekday=mon hour=9 minute=30"
               --interval <duration>    Seconds between the anchor and each fire: 90, 90s, 10m, 1h30m, 2d.
+              --region <circle>        Latitude,longitude,radius in degrees and metres, such as 37.5665,126.978,150.
               --repeats                The trigger repeats (a repeating interval must be at least 60s).
               --count <n>              How many fire dates to list, 1-1000 (default: 5).
               --time-zone <id>         IANA time zone to evaluate in, such as Asia/Seoul (default: current).
@@ -78,8 +80,12 @@ struct ChimeCommandParsingTests {
 
     static let badCommandLines: [([String], String)] = [
         (["frobnicate"], "unknown subcommand 'frobnicate'"),
-        (["next"], "give a trigger: --calendar or --interval"),
-        (["next", "--calendar", "hour=8", "--interval", "10m"], "give one trigger: --calendar or --interval, not both"),
+        (["next"], "give a trigger: --calendar, --interval or --region"),
+        (["next", "--calendar", "hour=8", "--interval", "10m"], "give one trigger: --calendar, --interval or --region, not two"),
+        (["next", "--region", "37.5,127"], "--region '37.5,127' is not a region such as 37.5665,126.978,150 (latitude,longitude,radius in metres)"),
+        (["next", "--region", "95,127,100"], "--region '95,127,100': latitude must lie in -90...90 degrees"),
+        (["next", "--region", "37.5,127,0"], "--region '37.5,127,0': the radius must be a positive number of metres"),
+        (["next", "--region", "37.5,127,100", "--interval", "10m"], "give one trigger: --calendar, --interval or --region, not two"),
         (["next", "--calendar"], "missing value for '--calendar'"),
         (["next", "--calendar", ""], "--calendar needs at least one key=value pair, such as \"hour=8 minute=30\""),
         (["next", "--calendar", "hour"], "'hour' in --calendar is not key=value"),

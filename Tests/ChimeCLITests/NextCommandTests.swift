@@ -35,6 +35,21 @@ struct NextCommandTests {
         #expect(lines[10] == "10. Sat 2027-03-20T02:30:00-04:00")
     }
 
+    /// A location trigger has no fire date, and says when it fires instead.
+    @Test func aRegionHasNoFireDate() async throws {
+        let result = await run(["next", "--region", "37.5665,126.978,150", "--repeats"])
+        #expect(result.exitCode == .success)
+        #expect(result.standardOutput == """
+            The location trigger on 37.5665,126.978 (150 m) (repeating) has no fire date: it fires when the device enters or leaves the region, each time, whatever the clock says.
+
+            """)
+        let json = await run(["next", "--region", "37.5665,126.978,150", "--json"])
+        let output = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        #expect((output?["fireDates"] as? [Any])?.isEmpty == true)
+        let region = (output?["trigger"] as? [String: Any])?["region"] as? [String: Any]
+        #expect(region?["radius"] as? Double == 150 && region?["latitude"] as? Double == 37.5665)
+    }
+
     @Test func printsJSONForScripts() async throws {
         let result = await run(["next", "--interval", "90m", "--repeats", "--count", "2", "--json"])
         struct Output: Decodable, Equatable {

@@ -122,6 +122,23 @@ struct ChimeCommandLineTests {
         #expect(await daemon.terminate() == 0)
     }
 
+    /// A geofenced reminder: added, and listed and shown with the region it waits for instead of a date.
+    @Test func aRegionTriggerIsListedByItsRegion() async throws {
+        let home = try DaemonHome()
+        let daemon = try await home.start()
+        let added = await chime(["add", "--region", "37.5665,126.978,150", "--on-entry", "--title", "Office", "--id", "office"], home)
+        #expect(added.exitCode == .success, "\(added.standardError)")
+        #expect(added.standardOutput == "Scheduled “Office” for chime (id office): it fires on entering 37.5665,126.978 (150 m).\n")
+        let pending = await chime(["pending"], home).standardOutput
+        #expect(pending.contains("chime  office  on entering 37.5665,126.978 (150 m)  Office"), "\(pending)")
+        let shown = await chime(["show", "office"], home).standardOutput
+        #expect(shown.contains("on entering 37.5665,126.978 (150 m)"), "\(shown)")
+        let json = await chime(["pending", "--json"], home)
+        let items = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]]
+        #expect(items?.count == 1 && items?.first?["nextFireDate"] == nil, "no fire date: \(json.standardOutput)")
+        #expect(await daemon.terminate() == 0)
+    }
+
     /// The answer to an absent app says what happens: launched with its command, or waiting because it
     /// has none (it used to say "launching it" either way).
     @Test func respondSaysWhetherTheAppIsLaunched() async throws {

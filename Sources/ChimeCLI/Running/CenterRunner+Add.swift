@@ -55,6 +55,9 @@ extension CenterRunner {
                 AddedOutput(app: add.appIdentifier, identifier: request.identifier, nextFireDate: fireDate.map(utc), nextFireDateLocal: fireDate.map(iso)))
         }
         guard let fireDate else {
+            if case .location(let location) = request.trigger {
+                return localized("add.onRegion", title, app, identifier, RegionSpec.describe(location.region)) + "\n"
+            }
             return localized("add.neverFires", title, app, identifier) + "\n"
         }
         return localized("add.scheduled", title, app, identifier, Output.relative(fireDate, from: now), iso(fireDate)) + "\n"

@@ -107,7 +107,7 @@ extension CenterRunner {
             let zone = calendar.pinnedTimeZone.map { " in \($0.identifier)" } ?? ""
             return "when the clock matches \(matched)\(zone)\(calendar.repeats ? ", repeating" : "")"
         case .location(let location):
-            return "on a region\(location.repeats ? ", repeating" : "")"
+            return "\(RegionSpec.describe(location.region))\(location.repeats ? ", repeating" : "")"
         case .push:
             return "a push notification"
         }
