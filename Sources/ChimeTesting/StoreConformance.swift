@@ -47,6 +47,8 @@ public enum StoreConformance {
         Check(name: "one app's pending pages hold its requests only, and totals count per app", body: pendingPagesOfOneApp),
         Check(name: "pending pages go on after the request at a page boundary is removed", body: pendingPagesSurviveRemoval),
         Check(name: "delivered pages list apps in order, newest first, with totals", body: deliveredPages),
+        Check(name: "an undated request is dated only while undated and the same request", body: undatedRequestsAreDatedOnce),
+        Check(name: "a fire can leave its request pending without a date", body: aFireCanLeaveTheRequestUndated),
     ]
 
     // MARK: Fixtures
@@ -267,6 +269,40 @@ public enum StoreConformance {
         try expect(try await store.recordFires([record]).isEmpty, "the same fire is not recorded twice")
         try expect(try await store.deliveredNotifications(appIdentifier: app) == [delivered], "delivered once")
         try expect(try await store.pendingRequests(appIdentifier: app).isEmpty, "a request without a next date leaves the pending list")
+    }
+
+    static func locationTrigger(repeats: Bool) throws -> NotificationTrigger {
+        .location(LocationTrigger(region: try CircularRegion(latitude: 37.5665, longitude: 126.978, radius: 150, identifier: "office"), repeats: repeats))
+    }
+
+    static func undatedRequestsAreDatedOnce(_ store: any NotificationStore) async throws {
+        let office = try pending("office", at: nil, trigger: locationTrigger(repeats: false))
+        let dated = try pending("dated", at: 60)
+        try await store.addPending([office, dated])
+        let armedAt = t0.addingTimeInterval(30)
+        try expect(try await store.dateUndated([office.key: t0.addingTimeInterval(-1)], at: armedAt).isEmpty, "another request's added date dates nothing")
+        try expect(try await store.dateUndated([dated.key: t0, key("missing"): t0], at: armedAt).isEmpty, "a dated or missing request is not dated")
+        try expect(try await store.pendingRequests([dated.key]).first?.nextFireDate == t0.addingTimeInterval(60), "a dated request keeps its date")
+        try expect(try await store.dateUndated([office.key: t0], at: armedAt) == [office.key], "the undated request is dated")
+        try expect(try await store.pendingRequests([office.key]).first?.nextFireDate == armedAt, "with the date given")
+        try expect(try await store.dateUndated([office.key: t0], at: t0.addingTimeInterval(40)).isEmpty, "a dated request is not dated again")
+        try expect(try await store.pendingFires(after: nil, through: armedAt, limit: 10).map(\.key) == [office.key], "the scheduler finds it due")
+    }
+
+    static func aFireCanLeaveTheRequestUndated(_ store: any NotificationStore) async throws {
+        let office = try pending("office", at: nil, trigger: locationTrigger(repeats: true))
+        try await store.addPending([office])
+        let armedAt = t0.addingTimeInterval(30)
+        _ = try await store.dateUndated([office.key: t0], at: armedAt)
+        let delivered = try DeliveredNotification(request: office.request, date: armedAt, scheduledDate: armedAt)
+        let record = FireRecord(key: office.key, firedDate: armedAt, delivered: delivered, nextFireDate: nil, staysPending: true)
+        try expect(try await store.recordFires([record]) == [record], "the fire is recorded")
+        try expect(try await store.recordFires([record]).isEmpty, "once")
+        let left = try await store.pendingRequests([office.key])
+        try expect(left.count == 1 && left.first?.nextFireDate == nil, "the request stays pending, undated")
+        try expect(try await store.pendingFires(after: nil, through: t0.addingTimeInterval(3600), limit: 10).isEmpty, "and is not due")
+        try expect(try await store.deliveredNotifications(appIdentifier: app) == [delivered], "delivered once")
+        try expect(try await store.dateUndated([office.key: t0], at: t0.addingTimeInterval(90)) == [office.key], "its next crossing dates it again")
     }
 
     static func recordFiresEffects(_ store: any NotificationStore) async throws {

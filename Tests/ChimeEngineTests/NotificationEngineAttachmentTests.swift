@@ -137,6 +137,7 @@ actor RefusingStore: NotificationStore {
     func pendingTotal(appIdentifier: String?) async throws -> Int { await base.pendingTotal(appIdentifier: appIdentifier) }
     func floatingCalendarRequests() async throws -> [PendingRequest] { await base.floatingCalendarRequests() }
     func updateNextFireDates(_ dates: [RequestKey: Date?]) async throws { await base.updateNextFireDates(dates) }
+    func dateUndated(_ requests: [RequestKey: Date], at date: Date) async throws -> [RequestKey] { await base.dateUndated(requests, at: date) }
     func shiftPending(_ keys: [RequestKey], by interval: TimeInterval) async throws { await base.shiftPending(keys, by: interval) }
     func recordFires(_ records: [FireRecord]) async throws -> [FireRecord] { await base.recordFires(records) }
     func deliveredNotifications(appIdentifier: String) async throws -> [DeliveredNotification] {

@@ -80,6 +80,8 @@ public actor NotificationEngine {
     var clockReading: (wall: Date, elapsed: TimeInterval)?
     /// Responses handed to apps whose handlers have not returned yet, by token.
     var unfinishedResponses: [UUID: (appIdentifier: String, notificationIdentifier: String, started: Date)] = [:]
+    /// Where the last fixes placed the device relative to each pending location trigger's region.
+    var regionStates: [RequestKey: RegionState] = [:]
 
     public init(
         store: any NotificationStore,

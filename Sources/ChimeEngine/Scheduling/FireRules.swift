@@ -45,7 +45,9 @@ public struct FireRules: Sendable {
         } else {
             delivered = try DeliveredNotification(request: request, date: now, scheduledDate: firedDate)
         }
-        return FireRecord(key: pending.key, firedDate: firedDate, delivered: delivered, nextFireDate: next, missed: missed)
+        // A repeating location trigger fired on a crossing and waits, undated, for the next one.
+        let waitsForRegion = if case .location(let trigger) = request.trigger { trigger.repeats } else { false }
+        return FireRecord(key: pending.key, firedDate: firedDate, delivered: delivered, nextFireDate: next, missed: missed, staysPending: waitsForRegion)
     }
 
     /// The request's next fire date after this one (`nil` when it does not repeat), and — when counting

@@ -120,6 +120,15 @@ public actor InMemoryNotificationStore: NotificationStore {
         }
     }
 
+    public func dateUndated(_ requests: [RequestKey: Date], at date: Date) -> [RequestKey] {
+        var dated: [RequestKey] = []
+        for (key, added) in requests where pending[key]?.nextFireDate == nil && pending[key]?.addedDate == added {
+            pending[key]?.nextFireDate = date
+            dated.append(key)
+        }
+        return dated
+    }
+
     public func shiftPending(_ keys: [RequestKey], by interval: TimeInterval) {
         for key in keys where pending[key] != nil {
             pending[key]?.addedDate.addTimeInterval(interval)
@@ -145,6 +154,8 @@ public actor InMemoryNotificationStore: NotificationStore {
             }
             if let next = record.nextFireDate {
                 pending[record.key]?.nextFireDate = next
+            } else if record.staysPending {
+                pending[record.key]?.nextFireDate = nil
             } else {
                 pending[record.key] = nil
             }

@@ -13,8 +13,9 @@ public import Foundation
 ///   pending requests; only the page asked for is read.
 /// - `recordFires` applies a record only while the pending request still has the record's `firedDate`,
 ///   stores the delivered notification (replacing one with the same identifier), applies its content
-///   badge to the app, advances or removes the pending request, and keeps the missed fire, all in one
-///   transaction. It returns the records it applied.
+///   badge to the app, advances the pending request, leaves it undated (`staysPending`) or removes it,
+///   and keeps the missed fire, all in one transaction. It returns the records it applied.
+/// - `dateUndated` dates a request only while it is undated and still the one added at the given date.
 /// - `pendingPage` and `deliveredPage` are keyset pages: a page starts after a position, not at an
 ///   offset, and reads about `limit` entries from an index whatever the size of the list, so listing
 ///   100,000 requests page by page costs the same per page as listing ten. Between pages, an entry that
@@ -62,6 +63,11 @@ public protocol NotificationStore: Sendable {
     func floatingCalendarRequests() async throws -> [PendingRequest]
     /// Sets the next fire dates of pending requests (missing keys are ignored).
     func updateNextFireDates(_ dates: [RequestKey: Date?]) async throws
+    /// Gives undated pending requests (location triggers whose region was crossed) the fire date `date`,
+    /// each only while it has no date and is still the request added at its `addedDate` here, so a request
+    /// replaced meanwhile is never dated by its predecessor's crossing. Returns the keys dated; the
+    /// scheduler then fires them as any due request, exactly once.
+    func dateUndated(_ requests: [RequestKey: Date], at date: Date) async throws -> [RequestKey]
     /// Moves the added date (the anchor of time-interval triggers) and the next fire date of pending
     /// requests by `interval` seconds, for keeping elapsed-time schedules when the wall clock is set
     /// (missing keys are ignored).

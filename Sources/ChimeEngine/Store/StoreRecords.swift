@@ -86,17 +86,24 @@ public struct FireRecord: Sendable, Hashable {
     public var firedDate: Date
     /// The notification delivered; `nil` when the fire was skipped (`MisfirePolicy.skip`).
     public var delivered: DeliveredNotification?
-    /// The request's next fire date; `nil` when it is done and leaves the pending list.
+    /// The request's next fire date; `nil` when it is done and leaves the pending list, or waits undated
+    /// (`staysPending`).
     public var nextFireDate: Date?
     /// Set when the fire date passed while nothing was running.
     public var missed: MissedFire?
+    /// With no next fire date: the request stays pending without one, as a repeating location trigger
+    /// waits for its region's next crossing, instead of leaving.
+    public var staysPending: Bool
 
-    public init(key: RequestKey, firedDate: Date, delivered: DeliveredNotification?, nextFireDate: Date?, missed: MissedFire? = nil) {
+    public init(
+        key: RequestKey, firedDate: Date, delivered: DeliveredNotification?, nextFireDate: Date?, missed: MissedFire? = nil, staysPending: Bool = false
+    ) {
         self.key = key
         self.firedDate = firedDate
         self.delivered = delivered
         self.nextFireDate = nextFireDate
         self.missed = missed
+        self.staysPending = staysPending
     }
 }
 

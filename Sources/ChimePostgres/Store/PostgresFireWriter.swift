@@ -39,6 +39,8 @@ enum PostgresFireWriter {
         var deliveries: [Key: (thread: String, date: Date, blob: [UInt8], order: Int)] = [:]
         var badges: [Key: Int] = [:]
         var misses: [(key: Key, blob: [UInt8])] = []
+        // Fired and left pending without a date (`staysPending`), unless a later fire dates them again.
+        var undated: Set<Key> = []
         for (index, fire) in fires.enumerated() {
             guard current[fire.key] == fire.record.firedDate else { continue }
             if let notification = fire.record.delivered, let blob = fire.delivered {
@@ -46,13 +48,14 @@ enum PostgresFireWriter {
                 if let badge = notification.request.content.badge { badges[fire.key] = badge }
             }
             current[fire.key] = fire.record.nextFireDate
+            if fire.record.nextFireDate == nil, fire.record.staysPending { undated.insert(fire.key) } else { undated.remove(fire.key) }
             if let missed = fire.missed { misses.append((fire.key, missed)) }
             applied.append(index)
         }
         guard !applied.isEmpty else { return [] }
         let touched = Set(applied.map { fires[$0].key })
 
-        let advanced = touched.filter { current[$0] != nil }.sorted(by: order)
+        let advanced = touched.filter { current[$0] != nil || undated.contains($0) }.sorted(by: order)
         if !advanced.isEmpty {
             try db.query(
                 """
@@ -63,7 +66,7 @@ enum PostgresFireWriter {
                 """,
                 columns(advanced) + [.array(.double, advanced.map { .date(current[$0]) })])
         }
-        let finished = touched.filter { current[$0] == nil }.sorted(by: order)
+        let finished = touched.filter { current[$0] == nil && !undated.contains($0) }.sorted(by: order)
         if !finished.isEmpty {
             try db.query(
                 """

@@ -301,6 +301,30 @@ public final class PostgresNotificationStore: NotificationStore {
         }
     }
 
+    public func dateUndated(_ requests: [RequestKey: Date], at date: Date) async throws -> [RequestKey] {
+        guard !requests.isEmpty else { return [] }
+        let entries = Array(requests)
+        let arguments: [PostgresValue] = scope + [
+            .texts(entries.map(\.key.appIdentifier)), .texts(entries.map(\.key.requestIdentifier)), .array(.double, entries.map { PostgresValue.date($0.value) }),
+            .date(date),
+        ]
+        let rows = try await database.transaction { db in
+            try db.query(
+                """
+                UPDATE pending SET next_fire = $6
+                FROM unnest($3::text[], $4::text[], $5::float8[]) AS armed (app_id, request_id, added)
+                WHERE pending.tenant = $1 AND pending.recipient = $2 AND pending.app_id = armed.app_id AND pending.request_id = armed.request_id
+                    AND pending.next_fire IS NULL AND pending.added = armed.added
+                RETURNING pending.app_id, pending.request_id
+                """,
+                arguments)
+        }
+        return rows.compactMap { row in
+            guard let app = row[0].text, let identifier = row[1].text else { return nil }
+            return RequestKey(appIdentifier: app, requestIdentifier: identifier)
+        }
+    }
+
     public func shiftPending(_ keys: [RequestKey], by interval: TimeInterval) async throws {
         guard !keys.isEmpty else { return }
         // The same IEEE addition as `Date.addingTimeInterval`, so a shifted date equals the engine's.

@@ -206,6 +206,19 @@ public final class SQLiteNotificationStore: NotificationStore {
         }
     }
 
+    public func dateUndated(_ requests: [RequestKey: Date], at date: Date) async throws -> [RequestKey] {
+        let entries = Array(requests)
+        return try await database.write { db in
+            let update = try db.prepare("UPDATE pending SET next_fire = ? WHERE app_id = ? AND request_id = ? AND next_fire IS NULL AND added = ?")
+            var dated: [RequestKey] = []
+            for (key, added) in entries {
+                try update.run([.date(date), .text(key.appIdentifier), .text(key.requestIdentifier), .date(added)])
+                if db.changes > 0 { dated.append(key) }
+            }
+            return dated
+        }
+    }
+
     public func shiftPending(_ keys: [RequestKey], by interval: TimeInterval) async throws {
         let rows = keys.map { [SQLiteValue.text($0.appIdentifier), .text($0.requestIdentifier)] }
         try await database.write { db in
@@ -261,6 +274,8 @@ public final class SQLiteNotificationStore: NotificationStore {
                 }
                 if let next = record.nextFireDate {
                     try advance.run([.date(next)] + key)
+                } else if record.staysPending {
+                    try advance.run([.null] + key)
                 } else {
                     try finish.run(key)
                 }

@@ -1,0 +1,46 @@
+public import ChimeCore
+import Foundation
+
+extension NotificationEngine {
+    /// How many undated pending requests are read per page while looking for location triggers.
+    static let locationPage = 500
+
+    /// A new position from the location source: each pending location trigger whose region it crosses
+    /// (per `CircularRegion.state(after:from:)` and the region's entry and exit flags) fires now.
+    ///
+    /// A crossing dates its request (`NotificationStore.dateUndated`, only while it is still the request
+    /// that was crossed) and hands it to the scheduler, which fires it as any due request: recorded once,
+    /// then shown; a non-repeating trigger leaves the pending list, a repeating one stays, undated, for its
+    /// next crossing. A crash between the two leaves a request due in the past, which the next start fires
+    /// under its misfire policy: the crossing is never lost nor fired twice.
+    ///
+    /// Where the device stands is kept in memory only: after a restart the first fix decides again,
+    /// without firing. An invalid fix (no accuracy, off the globe) changes nothing.
+    public func locationChanged(to fix: LocationFix) async throws {
+        guard fix.isValid else { return }
+        var crossed: [RequestKey: Date] = [:]
+        var watched: Set<RequestKey> = []
+        var position = PendingListPosition(nextFireDate: nil, appIdentifier: "", requestIdentifier: "")
+        while true {
+            // Undated requests come last in list order; a position without a date lists only them.
+            let page = try await store.pendingPage(appIdentifier: nil, after: position, limit: Self.locationPage)
+            for pending in page {
+                guard pending.nextFireDate == nil, case .location(let trigger) = pending.request.trigger else { continue }
+                let previous = regionStates[pending.key] ?? .unknown
+                let next = trigger.region.state(after: fix, from: previous)
+                regionStates[pending.key] = next
+                watched.insert(pending.key)
+                if trigger.region.event(from: previous, to: next) != nil { crossed[pending.key] = pending.addedDate }
+            }
+            guard page.count == Self.locationPage, let last = page.last else { break }
+            position = PendingListPosition(nextFireDate: nil, appIdentifier: last.appIdentifier, requestIdentifier: last.request.identifier)
+        }
+        regionStates = regionStates.filter { watched.contains($0.key) }
+        guard !crossed.isEmpty else { return }
+        let now = clock.now
+        for key in try await store.dateUndated(crossed, at: now) {
+            log.debug("request \(key) fires: its region was crossed")
+            schedule(ScheduledFire(date: now, key: key))
+        }
+    }
+}
