@@ -193,7 +193,7 @@ let package = Package(
         .target(
             name: "ChimeTestSupport", dependencies: ["ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimePostgres", "ChimeCrypto", "ChimeEngine", "ChimeCore"],
             path: "Tests/ChimeTestSupport",
-            exclude: ["fake_notification_server.py", "web_browser.py", "webhook_receiver.py", "apns_standin.py", "push_service.py"]),
+            exclude: ["fake_notification_server.py", "geoclue_peer.py", "web_browser.py", "webhook_receiver.py", "apns_standin.py", "push_service.py"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
         .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting", "ChimeTestSupport"]),
         // Swift 5 mode: the seeds' iOS code is Swift 5 code, as most iOS apps are, and must compile as written

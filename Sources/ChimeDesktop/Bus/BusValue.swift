@@ -85,6 +85,22 @@ indirect enum BusValue: Sendable, Hashable {
         }
     }
 
+    var double: Double? {
+        switch self {
+        case .double(let value): value
+        case .variant(let inner): inner.double
+        default: nil
+        }
+    }
+
+    var uint64: UInt64? {
+        switch self {
+        case .uint64(let value): value
+        case .variant(let inner): inner.uint64
+        default: nil
+        }
+    }
+
     var uint32: UInt32? {
         switch self {
         case .uint32(let value): value

@@ -1,0 +1,137 @@
+public import ChimeCore
+import Foundation
+
+/// Positions from GeoClue 2 (`org.freedesktop.GeoClue2` on the system bus), the location service Linux
+/// desktops, their apps and xdg-desktop-portal use: one client, started on demand and stopped when no
+/// longer needed, its fixes handed to `onFix`.
+///
+/// Starting creates a client (`Manager.CreateClient`), names the program (`DesktopId`, which GeoClue's
+/// configuration and agent decide on), asks for exact accuracy (GeoClue gives what the user allows and the
+/// hardware has), follows `LocationUpdated` from GeoClue's own connection only (another peer cannot fake a
+/// position), and calls `Start`. Each update's `Location` object is read in one `GetAll`: latitude,
+/// longitude, accuracy and timestamp. When GeoClue is not there or refuses, `start` says which and nothing
+/// runs; the caller may try again later.
+public actor GeoClueLocationSource {
+    public enum State: Sendable, Hashable {
+        case stopped
+        /// A client is started; fixes arrive as GeoClue has them.
+        case running
+        /// GeoClue cannot be reached: not installed, not activatable, or no system bus.
+        case unavailable(String)
+        /// GeoClue refused this program (its configuration or agent denies location).
+        case denied(String)
+    }
+
+    static let service = "org.freedesktop.GeoClue2"
+    static let managerPath = "/org/freedesktop/GeoClue2/Manager"
+    static let managerInterface = "org.freedesktop.GeoClue2.Manager"
+    static let clientInterface = "org.freedesktop.GeoClue2.Client"
+    static let locationInterface = "org.freedesktop.GeoClue2.Location"
+    /// GeoClue's `GCLUE_ACCURACY_LEVEL_EXACT`.
+    static let exactAccuracy: UInt32 = 8
+
+    private let bus: BusAddress
+    private let desktopID: String
+    private let timeout: Duration
+    private let onFix: @Sendable (LocationFix) async -> Void
+
+    private var connection: BusConnection?
+    private var client: String?
+    private var match: MatchToken?
+    private var listener: Task<Void, Never>?
+    public private(set) var state = State.stopped
+
+    /// - Parameters:
+    ///   - bus: where GeoClue is: the system bus, or a test's private one.
+    ///   - desktopID: the program's desktop file name without `.desktop`, as GeoClue's configuration
+    ///     (`/etc/geoclue/geoclue.conf`) and agent know it.
+    public init(bus: BusAddress = .system, desktopID: String, timeout: Duration = .seconds(5), onFix: @escaping @Sendable (LocationFix) async -> Void) {
+        self.bus = bus
+        self.desktopID = desktopID
+        self.timeout = timeout
+        self.onFix = onFix
+    }
+
+    /// Starts a client, unless one runs; returns the state it ends in.
+    @discardableResult
+    public func start() async -> State {
+        if state == .running { return state }
+        do throws(DesktopError) {
+            let connection = try await BusConnection.open(bus, name: "chime.geoclue", timeout: timeout)
+            self.connection = connection
+            // On the well-known name, so the bus starts GeoClue if it is activatable and not running.
+            let created = try await connection.call(
+                destination: Self.service, path: Self.managerPath, interface: Self.managerInterface, member: "CreateClient", timeout: timeout)
+            guard let client = created.values.first?.string else { throw DesktopError(.invalidMessage, "CreateClient did not return a path") }
+            self.client = client
+            let owner = try await connection.nameOwner(Self.service, timeout: timeout)
+            try await set("DesktopId", .string(desktopID), on: client, owner: owner, connection)
+            try await set("RequestedAccuracyLevel", .uint32(Self.exactAccuracy), on: client, owner: owner, connection)
+            let sink = SignalSink()
+            match = try await connection.addMatch(
+                SignalRule(sender: owner, path: client, interface: Self.clientInterface, member: "LocationUpdated"), to: sink)
+            listener = Task { [weak self] in
+                for await signal in sink.signals {
+                    guard let self, let location = signal.arguments.dropFirst().first?.string else { continue }
+                    await self.read(location, owner: owner)
+                }
+            }
+            _ = try await connection.call(destination: owner, path: client, interface: Self.clientInterface, member: "Start", timeout: timeout)
+            state = .running
+        } catch {
+            let reason = error.code == .remote ? "\(error.name ?? "an error"): \(error.message)" : error.message
+            let denied = error.code == .remote && (error.name == "org.freedesktop.DBus.Error.AccessDenied" || error.name == "org.freedesktop.DBus.Error.AuthFailed")
+            await tearDown()
+            state = denied ? .denied(reason) : .unavailable(reason)
+        }
+        return state
+    }
+
+    /// Stops and deletes the client; no fix is handed on after this returns.
+    public func stop() async {
+        await tearDown()
+        state = .stopped
+    }
+
+    private func tearDown() async {
+        listener?.cancel()
+        listener = nil
+        if let connection {
+            if let match { connection.removeMatch(match) }
+            if let client {
+                _ = try? await connection.call(destination: Self.service, path: client, interface: Self.clientInterface, member: "Stop", timeout: timeout)
+                _ = try? await connection.call(
+                    destination: Self.service, path: Self.managerPath, interface: Self.managerInterface, member: "DeleteClient",
+                    arguments: [.objectPath(client)], timeout: timeout)
+            }
+            connection.close()
+        }
+        (connection, client, match) = (nil, nil, nil)
+    }
+
+    private func set(_ property: String, _ value: BusValue, on client: String, owner: String, _ connection: BusConnection) async throws(DesktopError) {
+        _ = try await connection.call(
+            destination: owner, path: client, interface: "org.freedesktop.DBus.Properties", member: "Set",
+            arguments: [.string(Self.clientInterface), .string(property), .variant(value)], timeout: timeout)
+    }
+
+    /// Reads a `Location` object and hands on its fix; one without a valid position is dropped.
+    private func read(_ location: String, owner: String) async {
+        guard state == .running, let connection else { return }
+        guard
+            let reply = try? await connection.call(
+                destination: owner, path: location, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+                arguments: [.string(Self.locationInterface)], timeout: timeout),
+            let properties = reply.values.first?.dictionary,
+            let latitude = properties["Latitude"]?.double, let longitude = properties["Longitude"]?.double,
+            let accuracy = properties["Accuracy"]?.double
+        else { return }
+        var timestamp = Date()
+        if case .structure(let fields)? = properties["Timestamp"], fields.count == 2, let seconds = fields[0].uint64, let micros = fields[1].uint64 {
+            timestamp = Date(timeIntervalSince1970: Double(seconds) + Double(micros) / 1_000_000)
+        }
+        let fix = LocationFix(latitude: latitude, longitude: longitude, accuracy: accuracy, timestamp: timestamp)
+        guard fix.isValid, state == .running else { return }
+        await onFix(fix)
+    }
+}
