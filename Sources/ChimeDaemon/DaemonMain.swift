@@ -96,6 +96,8 @@ public enum DaemonMain {
         let engine = NotificationEngine(
             store: store, clock: SystemClock(), presenter: presenter, authorization: questions, log: log, configuration: engineConfiguration)
 
+        let locations = LocationFeed(engine: engine, log: log)
+
         var serviceConfiguration = NotificationService.Configuration()
         serviceConfiguration.presentationTimeout = configuration.presentationTimeout
         serviceConfiguration.responseDecisionTimeout = configuration.responseDecisionTimeout
@@ -106,7 +108,8 @@ public enum DaemonMain {
                 await desktop?.notificationServer().map {
                     StatusResult.Server(name: $0.name, vendor: $0.vendor, version: $0.version, capabilities: $0.capabilities)
                 }
-            })
+            },
+            location: { await locations.status })
         let apnsDoor: APNsDoorCredentials
         do {
             apnsDoor = try APNsDoorCredentials(file: paths.apnsFile)
@@ -124,6 +127,7 @@ public enum DaemonMain {
             engine: engine, store: store, registry: registry, queue: queue, events: events, launcher: AppLauncher(log: log), identity: identity,
             log: log, permissionQuestions: questions, apnsDoor: apnsDoor, configuration: serviceConfiguration)
         sink.attach(service)
+        service.watchPending { locations.pendingChanged() }
         await service.applyEnvironment()
 
         var monitorTask: Task<Void, Never>?
@@ -150,6 +154,8 @@ public enum DaemonMain {
         server.maximumBodySize = WireFormat.maximumBodySize
 
         await engine.start()
+        // GeoClue may take seconds to answer: the API does not wait for it.
+        let locationStart = Task { await locations.check() }
         // The engine takes answers now: buttons of what the last run showed work again.
         await desktop?.restoreShownNotifications()
         unlink(paths.socketFile.path)  // a killed daemon's: the lock says nobody serves it
@@ -205,6 +211,8 @@ public enum DaemonMain {
         await tcpServer?.stop()
         monitorTask?.cancel()
         await monitor?.stop()
+        await locationStart.value
+        await locations.stop()
         await engine.stop()
         await desktop?.idle()
         await desktop?.saveShownNotifications()

@@ -34,13 +34,14 @@ public final class DaemonHome: Sendable {
     }
 
     /// Starts `chimed --presenter log --authorization allow --verbose` and waits until it listens; with a
-    /// `bus`, starts `chimed --verbose` (the presenter it chooses) on that session bus.
+    /// session `bus`, starts `chimed --verbose` (the presenter it chooses) on that bus; a system `bus` is
+    /// where it finds GeoClue.
     ///
     /// - Parameter fileLimit: Starts it as `ulimit -n fileLimit` would (soft and hard limit on open files).
     public func start(
         _ extra: [String] = [], bus: PrivateBus? = nil, fileLimit: Int? = nil, environment variables: [String: String] = [:]
     ) async throws -> RunningDaemon {
-        let arguments = (bus == nil ? ["--presenter", "log", "--authorization", "allow", "--verbose"] : ["--verbose"]) + extra
+        let arguments = (bus?.kind != .session ? ["--presenter", "log", "--authorization", "allow", "--verbose"] : ["--verbose"]) + extra
         let environment = environment.merging(bus?.environment ?? [:]) { $1 }.merging(variables) { $1 }
         let process: ChildProcess
         if let fileLimit {

@@ -161,6 +161,10 @@ public struct StatusResult: Codable, Sendable, Hashable {
     /// too), `ask` (the user, in the web center or with `chime apps allow|deny`), or `allow` / `deny`
     /// (answered at once, for headless use).
     public var authorization: String?
+    /// Where location triggers get their positions, while some wait for one: `running` (GeoClue gives
+    /// them), `unavailable: …` (no GeoClue to ask) or `denied: …` (GeoClue refused chimed); the triggers
+    /// stay pending either way. `nil` when no location trigger is pending.
+    public var location: String?
 
     public init(
         version: String, processIdentifier: Int32, storePath: String, socketPath: String, httpAddress: String?, presenter: String,

@@ -51,6 +51,10 @@ extension DoctorCommand {
                     name: "damaged records", ok: false,
                     detail: "\(quarantined) stored \(quarantined == 1 ? "record" : "records") could not be read and \(quarantined == 1 ? "was" : "were") set aside, bytes untouched, in the quarantine table of the store; everything else is served (chimed's log names each)"))
             }
+            if let location = status.location {
+                // Only while location triggers are pending: they fire only while GeoClue gives positions.
+                report.checks.append(.init(name: "location", ok: location == "running" || location == "starting", detail: "GeoClue: \(location)"))
+            }
             daemonServer = status.notificationServer
         } catch {
             report.checks.append(.init(name: "chimed", ok: false, detail: Self.diagnosis(error, paths: paths)))

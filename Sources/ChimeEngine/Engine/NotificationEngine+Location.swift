@@ -20,20 +20,13 @@ extension NotificationEngine {
         guard fix.isValid else { return }
         var crossed: [RequestKey: Date] = [:]
         var watched: Set<RequestKey> = []
-        var position = PendingListPosition(nextFireDate: nil, appIdentifier: "", requestIdentifier: "")
-        while true {
-            // Undated requests come last in list order; a position without a date lists only them.
-            let page = try await store.pendingPage(appIdentifier: nil, after: position, limit: Self.locationPage)
-            for pending in page {
-                guard pending.nextFireDate == nil, case .location(let trigger) = pending.request.trigger else { continue }
-                let previous = regionStates[pending.key] ?? .unknown
-                let next = trigger.region.state(after: fix, from: previous)
-                regionStates[pending.key] = next
-                watched.insert(pending.key)
-                if trigger.region.event(from: previous, to: next) != nil { crossed[pending.key] = pending.addedDate }
-            }
-            guard page.count == Self.locationPage, let last = page.last else { break }
-            position = PendingListPosition(nextFireDate: nil, appIdentifier: last.appIdentifier, requestIdentifier: last.request.identifier)
+        try await forEachLocationTrigger { pending, trigger in
+            let previous = regionStates[pending.key] ?? .unknown
+            let next = trigger.region.state(after: fix, from: previous)
+            regionStates[pending.key] = next
+            watched.insert(pending.key)
+            if trigger.region.event(from: previous, to: next) != nil { crossed[pending.key] = pending.addedDate }
+            return true
         }
         regionStates = regionStates.filter { watched.contains($0.key) }
         guard !crossed.isEmpty else { return }
@@ -41,6 +34,32 @@ extension NotificationEngine {
         for key in try await store.dateUndated(crossed, at: now) {
             log.debug("request \(key) fires: its region was crossed")
             schedule(ScheduledFire(date: now, key: key))
+        }
+    }
+
+    /// Whether some location trigger waits for a crossing: what a location source runs for.
+    public func hasLocationTriggers() async throws -> Bool {
+        var found = false
+        try await forEachLocationTrigger { _, _ in
+            found = true
+            return false
+        }
+        return found
+    }
+
+    /// Calls `body` with each pending request that waits undated on a location trigger, page by page,
+    /// until it returns false.
+    private func forEachLocationTrigger(_ body: (PendingRequest, LocationTrigger) throws -> Bool) async throws {
+        var position = PendingListPosition(nextFireDate: nil, appIdentifier: "", requestIdentifier: "")
+        while true {
+            // Undated requests come last in list order; a position without a date lists only them.
+            let page = try await store.pendingPage(appIdentifier: nil, after: position, limit: Self.locationPage)
+            for pending in page {
+                guard pending.nextFireDate == nil, case .location(let trigger) = pending.request.trigger else { continue }
+                guard try body(pending, trigger) else { return }
+            }
+            guard page.count == Self.locationPage, let last = page.last else { return }
+            position = PendingListPosition(nextFireDate: nil, appIdentifier: last.appIdentifier, requestIdentifier: last.request.identifier)
         }
     }
 }

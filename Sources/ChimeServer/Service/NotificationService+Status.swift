@@ -17,6 +17,7 @@ extension NotificationService {
         let quarantined = try await store.quarantinedCount()
         status.quarantined = quarantined > 0 ? quarantined : nil
         status.authorization = identity.authorization
+        status.location = await identity.location()
         statusCache.store(status, generation: generation)
         return status
     }

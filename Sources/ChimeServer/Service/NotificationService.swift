@@ -42,10 +42,12 @@ public final class NotificationService: Sendable {
         /// Who answers permission questions (`StatusResult.authorization`).
         public var authorization: String
         public var notificationServer: @Sendable () async -> StatusResult.Server?
+        /// The location source's state (`StatusResult.location`).
+        public var location: @Sendable () async -> String?
 
         public init(
             storePath: String, socketPath: String, httpAddress: String?, presenter: String, authorization: String = "allow",
-            notificationServer: @escaping @Sendable () async -> StatusResult.Server? = { nil }
+            notificationServer: @escaping @Sendable () async -> StatusResult.Server? = { nil }, location: @escaping @Sendable () async -> String? = { nil }
         ) {
             self.storePath = storePath
             self.socketPath = socketPath
@@ -53,6 +55,7 @@ public final class NotificationService: Sendable {
             self.presenter = presenter
             self.authorization = authorization
             self.notificationServer = notificationServer
+            self.location = location
         }
     }
 
@@ -81,6 +84,8 @@ public final class NotificationService: Sendable {
     let apnsDoor: APNsDoorCredentials?
     /// The `apns-id`s the endpoint took lately, so a sender's repeat (after a lost answer) adds nothing.
     let takenAPNsIDs = Mutex(RecentSet(capacity: 4096))
+    /// Told after requests were added or removed (the daemon's location source starts and stops by it).
+    let pendingWatchers = Mutex([@Sendable () -> Void]())
 
     public init(
         engine: NotificationEngine, store: any NotificationStore, registry: AppRegistry, queue: any ResponseQueueStore, events: EventHub,
@@ -104,6 +109,15 @@ public final class NotificationService: Sendable {
     /// The loopback address, once the daemon serves one.
     public func setHTTPAddress(_ address: String?) {
         identity.withLock { $0.httpAddress = address }
+    }
+
+    /// Calls `watcher` after each add or removal of pending requests.
+    public func watchPending(_ watcher: @escaping @Sendable () -> Void) {
+        pendingWatchers.withLock { $0.append(watcher) }
+    }
+
+    func pendingChanged() {
+        for watcher in pendingWatchers.withLock({ $0 }) { watcher() }
     }
 
     /// The lists changed: the next status reads the counts again.
