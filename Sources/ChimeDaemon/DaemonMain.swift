@@ -96,7 +96,7 @@ public enum DaemonMain {
         let engine = NotificationEngine(
             store: store, clock: SystemClock(), presenter: presenter, authorization: questions, log: log, configuration: engineConfiguration)
 
-        let locations = LocationFeed(engine: engine, log: log)
+        let locations = await LocationFeed(engine: engine, desktopID: "chimed", log: log)
 
         var serviceConfiguration = NotificationService.Configuration()
         serviceConfiguration.presentationTimeout = configuration.presentationTimeout
@@ -127,7 +127,6 @@ public enum DaemonMain {
             engine: engine, store: store, registry: registry, queue: queue, events: events, launcher: AppLauncher(log: log), identity: identity,
             log: log, permissionQuestions: questions, apnsDoor: apnsDoor, configuration: serviceConfiguration)
         sink.attach(service)
-        service.watchPending { locations.pendingChanged() }
         await service.applyEnvironment()
 
         var monitorTask: Task<Void, Never>?

@@ -195,6 +195,9 @@ extension NotificationEngine {
         }
         await keepPendingLimit(appIdentifiers: Set(written.map { batch[$0.index].appIdentifier }))
         for (index, pending) in written { outcomes[index] = .success(pending) }
+        if written.contains(where: { $0.pending.contains { if case .location = $0.request.trigger { true } else { false } } }) {
+            locationTriggersMayHaveChanged()
+        }
         return outcomes
     }
 
@@ -276,6 +279,7 @@ extension NotificationEngine {
         for key in removed {
             timeline.didRemove(key)
         }
+        if !removed.isEmpty { locationTriggersMayHaveChanged() }
         await cancelAhead(appIdentifier: appIdentifier, identifiers: identifiers)
         try await removeAttachmentsNoLongerUsed(appIdentifier: appIdentifier, identifiers: removed.map(\.requestIdentifier))
     }

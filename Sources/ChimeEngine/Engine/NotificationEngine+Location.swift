@@ -37,6 +37,16 @@ extension NotificationEngine {
         }
     }
 
+    /// Calls `watcher` whenever location triggers may have come or gone: after an add that holds one, and
+    /// after any removal of pending requests (a location source then asks `hasLocationTriggers`).
+    public func watchLocationTriggers(_ watcher: @escaping @Sendable () -> Void) {
+        locationWatchers.append(watcher)
+    }
+
+    func locationTriggersMayHaveChanged() {
+        for watcher in locationWatchers { watcher() }
+    }
+
     /// Whether some location trigger waits for a crossing: what a location source runs for.
     public func hasLocationTriggers() async throws -> Bool {
         var found = false

@@ -82,6 +82,8 @@ public actor NotificationEngine {
     var unfinishedResponses: [UUID: (appIdentifier: String, notificationIdentifier: String, started: Date)] = [:]
     /// Where the last fixes placed the device relative to each pending location trigger's region.
     var regionStates: [RequestKey: RegionState] = [:]
+    /// Told when location triggers may have come or gone (`watchLocationTriggers`).
+    var locationWatchers: [@Sendable () -> Void] = []
 
     public init(
         store: any NotificationStore,

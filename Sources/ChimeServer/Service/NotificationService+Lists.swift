@@ -29,7 +29,6 @@ extension NotificationService {
         try note(app)
         let stored = try await engine.center(for: app).add(contentsOf: body.requests)
         statusCache.invalidate()
-        pendingChanged()
         // A request without a trigger is delivered at once: it was never waiting.
         let pending = stored.filter { $0.request.trigger != nil }.map { PendingItem(app: app, request: $0.request, nextFireDate: $0.nextFireDate) }
         if !pending.isEmpty { events.publish(.pendingChanged, PendingChangedEvent(app: app, added: pending, removed: []), to: .lists) }
@@ -72,10 +71,7 @@ extension NotificationService {
             event = PendingChangedEvent(app: app, removedAll: true)
         }
         statusCache.invalidate()
-        if removed > 0 {
-            events.publish(.pendingChanged, event, to: .lists)
-            pendingChanged()
-        }
+        if removed > 0 { events.publish(.pendingChanged, event, to: .lists) }
         return RemoveResult(removed: removed)
     }
 

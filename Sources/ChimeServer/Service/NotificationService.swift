@@ -84,8 +84,6 @@ public final class NotificationService: Sendable {
     let apnsDoor: APNsDoorCredentials?
     /// The `apns-id`s the endpoint took lately, so a sender's repeat (after a lost answer) adds nothing.
     let takenAPNsIDs = Mutex(RecentSet(capacity: 4096))
-    /// Told after requests were added or removed (the daemon's location source starts and stops by it).
-    let pendingWatchers = Mutex([@Sendable () -> Void]())
 
     public init(
         engine: NotificationEngine, store: any NotificationStore, registry: AppRegistry, queue: any ResponseQueueStore, events: EventHub,
@@ -109,15 +107,6 @@ public final class NotificationService: Sendable {
     /// The loopback address, once the daemon serves one.
     public func setHTTPAddress(_ address: String?) {
         identity.withLock { $0.httpAddress = address }
-    }
-
-    /// Calls `watcher` after each add or removal of pending requests.
-    public func watchPending(_ watcher: @escaping @Sendable () -> Void) {
-        pendingWatchers.withLock { $0.append(watcher) }
-    }
-
-    func pendingChanged() {
-        for watcher in pendingWatchers.withLock({ $0 }) { watcher() }
     }
 
     /// The lists changed: the next status reads the counts again.

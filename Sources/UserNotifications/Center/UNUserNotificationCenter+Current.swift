@@ -249,6 +249,9 @@ enum EmbeddedCenter {
         }
         await configuration.engineOpened?(engine)
         await engine.start()
+        // Location triggers get positions from GeoClue, asked in the app's own name, while one is pending.
+        let locations = await LocationFeed(engine: engine, desktopID: appIdentifier, log: log)
+        Task { await locations.check() }
         return engine.center(for: appIdentifier)
     }
 }

@@ -1,33 +1,37 @@
 import ChimeCore
-import ChimeDesktop
-import ChimeEngine
+public import ChimeEngine
 import Foundation
 import Synchronization
 
-/// The daemon's one location source, shared by every app: GeoClue runs while some location trigger is
-/// pending and is stopped once none is, and each of its fixes goes to the engine, which fires the
-/// triggers whose regions it crosses.
+/// An engine's location source: GeoClue runs while some location trigger is pending and is stopped once
+/// none is, and each of its fixes goes to the engine, which fires the triggers whose regions it crosses.
+/// chimed has one for every app; an app in embedded mode, its own.
 ///
-/// When GeoClue is absent or refuses chimed, the triggers stay pending, `chime doctor` says why, and the
-/// feed asks again at the next change of the pending list, or after `retryInterval`.
-actor LocationFeed {
+/// When GeoClue is absent or refuses the program, the triggers stay pending, `status` says why, and the
+/// feed asks again when the pending list next changes, or after `retryInterval`.
+public actor LocationFeed {
     private let engine: NotificationEngine
-    private let log: DaemonLog
+    private let log: any EngineLog
+    private let desktopID: String
     private let retryInterval: Duration
     private let source: GeoClueLocationSource
     private var wanted = false
     private var checking: Task<Void, Never>?
     private var retrying: Task<Void, Never>?
     private var lastState: GeoClueLocationSource.State = .stopped
+    private let checkQueued = Mutex(false)
 
-    init(engine: NotificationEngine, bus: BusAddress = .system, log: DaemonLog, retryInterval: Duration = .seconds(60)) {
+    /// A feed for `engine`, which it watches from now on (`watchLocationTriggers`); call `check()` once
+    /// the engine runs. `desktopID` names the program to GeoClue.
+    public init(engine: NotificationEngine, desktopID: String, bus: BusAddress = .system, log: any EngineLog, retryInterval: Duration = .seconds(60)) async {
         self.engine = engine
+        self.desktopID = desktopID
         self.log = log
         self.retryInterval = retryInterval
         // The feed, for the source's fixes: set once the feed exists (a fix may end the last trigger). The
-        // cycle this makes is meant: the feed lives as long as the daemon.
+        // cycles this and the engine's watcher make are meant: the engine keeps its feed.
         let feed = Mutex<LocationFeed?>(nil)
-        source = GeoClueLocationSource(bus: bus, desktopID: "chimed") { [engine, log] fix in
+        source = GeoClueLocationSource(bus: bus, desktopID: desktopID) { [engine, log] fix in
             do {
                 try await engine.locationChanged(to: fix)
             } catch {
@@ -36,26 +40,32 @@ actor LocationFeed {
             await feed.withLock { $0 }?.check()
         }
         feed.withLock { $0 = self }
+        await engine.watchLocationTriggers { self.pendingChanged() }
     }
 
     /// What `chime doctor` shows: `nil` while no location trigger is pending.
-    var status: String? {
+    public var status: String? {
         guard wanted else { return nil }
         switch lastState {
         case .running: return "running"
         case .stopped: return "starting"
         case .unavailable(let why): return "unavailable: GeoClue cannot be reached (\(why)); location triggers stay pending"
-        case .denied(let why): return "denied: GeoClue refused chimed (\(why)); location triggers stay pending"
+        case .denied(let why): return "denied: GeoClue refused \(desktopID) (\(why)); location triggers stay pending"
         }
     }
 
-    /// Looks at the pending list again soon (after an add or a removal), once however often it is asked.
+    /// Looks at the pending list again soon (after an add or a removal): one check at a time however
+    /// often it is asked, and one more for changes made while a check ran.
     nonisolated func pendingChanged() {
-        Task { await self.check() }
+        guard checkQueued.withLock({ queued in defer { queued = true }; return !queued }) else { return }
+        Task {
+            checkQueued.withLock { $0 = false }
+            await self.check()
+        }
     }
 
     /// Starts or stops GeoClue as the pending list asks.
-    func check() async {
+    public func check() async {
         do {
             wanted = try await engine.hasLocationTriggers()
         } catch {
@@ -74,7 +84,7 @@ actor LocationFeed {
         }
     }
 
-    func stop() async {
+    public func stop() async {
         retrying?.cancel()
         await source.stop()
     }
@@ -85,7 +95,7 @@ actor LocationFeed {
         switch state {
         case .running: log.info("location triggers are pending: GeoClue gives positions")
         case .unavailable(let why): log.warning("location triggers are pending but GeoClue cannot be reached (\(why)); they stay pending")
-        case .denied(let why): log.warning("location triggers are pending but GeoClue refused chimed (\(why)); they stay pending")
+        case .denied(let why): log.warning("location triggers are pending but GeoClue refused \(desktopID) (\(why)); they stay pending")
         case .stopped: break
         }
     }
