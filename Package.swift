@@ -149,6 +149,7 @@ let package = Package(
         .executableTarget(name: "meeting-invite", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/MeetingInvite"),
         .executableTarget(name: "rating", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/Rating"),
         .executableTarget(name: "critical-alert", dependencies: ["ExampleSupport", "UserNotifications"], path: "Examples/CriticalAlert"),
+        .executableTarget(name: "geofence", dependencies: ["ExampleSupport", "UserNotifications", "CoreLocation"], path: "Examples/Geofence"),
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTesting", "ChimeTestSupport"], exclude: ["geodesic_oracle.py"]),
         .testTarget(name: "ChimeFuzzTargetsTests", dependencies: ["ChimeFuzzTargets"]),
@@ -195,7 +196,7 @@ let package = Package(
             path: "Tests/ChimeTestSupport",
             exclude: ["fake_notification_server.py", "geoclue_peer.py", "web_browser.py", "webhook_receiver.py", "apns_standin.py", "push_service.py"]),
         // Runs the examples as processes on a pseudo-terminal; they must be built (swift build builds them).
-        .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting", "ChimeTestSupport"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["ChimeTesting", "ChimeTestSupport", "ChimeCore"]),
         // Swift 5 mode: the seeds' iOS code is Swift 5 code, as most iOS apps are, and must compile as written
         // (Swift 6 mode rejects its completion-handler captures on iOS too).
         .testTarget(

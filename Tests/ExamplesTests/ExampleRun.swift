@@ -27,14 +27,16 @@ final class ExampleRun: Sendable {
     /// Everything read off the screen so far.
     private let seen = Mutex("")
 
-    /// Starts `name` with `arguments` in `data` (its `XDG_DATA_HOME`), plain text (`NO_COLOR`), in Seoul.
-    init(_ name: String, _ arguments: [String] = [], data: DataFolder) throws {
+    /// Starts `name` with `arguments` in `data` (its `XDG_DATA_HOME`), plain text (`NO_COLOR`), in Seoul,
+    /// with `environment` added (a private system bus).
+    init(_ name: String, _ arguments: [String] = [], data: DataFolder, environment: [String: String] = [:]) throws {
         pty = try PseudoTerminal()
         screen = TerminalScreen(reading: pty.controller.fileDescriptor, joinsCarriageReturns: true)
         self.name = name
         let terminal = pty.terminal.fileDescriptor
         process = try Subprocess(
-            Self.productsDirectory.appendingPathComponent(name).path, arguments, environment: data.environment, standardInput: terminal,
+            Self.productsDirectory.appendingPathComponent(name).path, arguments, environment: data.environment.merging(environment) { $1 },
+            standardInput: terminal,
             standardOutput: terminal, standardError: terminal)
     }
 
@@ -99,6 +101,8 @@ final class DataFolder: Sendable {
         environment.removeValue(forKey: "CHIME_APP_ID")
         // In this terminal, even when a chimed runs on the machine (AlarmWithChimedTests covers that case).
         environment["CHIME_MODE"] = "embedded"
+        // Never the machine's system bus (GeoClue); a test that needs one passes its own.
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "disabled:"
         return environment
     }
 
