@@ -67,8 +67,9 @@ let package = Package(
         // (Linux only: on Apple platforms the system framework is the real one).
         // In client mode it talks to chimed through ChimeClient.
         .target(name: "UserNotifications", dependencies: ["CoreLocation", "ChimeClient", "ChimeAPI", "ChimeDesktop", "ChimeEngine", "ChimeSQLite", "ChimeCore"]),
-        // Apple's CoreLocation as far as notification code uses it: coordinates, locations, regions.
-        .target(name: "CoreLocation", dependencies: ["ChimeCore"]),
+        // Apple's CoreLocation as far as notification code uses it: coordinates, locations, regions, and
+        // location permission (GeoClue's, through ChimeDesktop).
+        .target(name: "CoreLocation", dependencies: ["ChimeDesktop", "ChimeCore"]),
 
         // chimed's API as a contract, apart from any transport: routes, request and answer bodies, events,
         // errors, the OpenAPI documents (the daemon's, server mode's), and where the daemon's files are (XDG).

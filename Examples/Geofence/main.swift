@@ -11,10 +11,10 @@ let usage = CommandLineUsage(
         Usage:
           geofence [--at LATITUDE,LONGITUDE] [--radius METRES] [--on-exit]
 
-        Asks to send notifications, then reminds you when you arrive within RADIUS (default 150 m) of the
-        place (default 37.5665,126.978, Seoul City Hall), or with --on-exit when you leave it. Positions
-        come from GeoClue, the desktop's location service; the first one only tells where you are. Ctrl-D
-        quits.
+        Asks to send notifications and to use your location, then reminds you when you arrive within RADIUS
+        (default 150 m) of the place (default 37.5665,126.978, Seoul City Hall), or with --on-exit when you
+        leave it. Location permission and positions come from GeoClue, the desktop's location service; the
+        first position only tells where you are. Ctrl-D quits.
 
         """)
 
@@ -38,9 +38,13 @@ remaining.removeAll { $0 == "--on-exit" }
 guard remaining.isEmpty else { usage.fail("unexpected \(remaining[0])") }
 
 let terminal = ExampleTerminal(appIdentifier: Geofence.appIdentifier, appName: "Office")
+let location = LocationPermission()
 do {
     guard try await Geofence.authorizeIfNeeded() else {
         usage.failure("notifications are not allowed, so no reminder can arrive")
+    }
+    guard await location.request() else {
+        usage.failure("location is not allowed (GeoClue refused it, or is not installed), so the reminder could never fire")
     }
     try await Geofence.remind(at: place, radius: radius, onExit: onExit)
 } catch {

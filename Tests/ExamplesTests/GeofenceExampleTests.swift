@@ -11,12 +11,14 @@ struct GeofenceExampleTests {
         let bus = try await PrivateBus.start(.system)
         let geoclue = try await GeoCluePeer.start(on: bus)
         let data = try DataFolder()
-        let run = try ExampleRun("geofence", [], data: data, environment: bus.environment)
+        let run = try ExampleRun("geofence", [], data: data, environment: Self.environment(bus))
         try await run.expect("[y/n] ")
         run.type("y")
+        let asked = try await geoclue.next("Start")
+        #expect(asked["desktop_id"]?.stringValue == "com.example.geofence", "CLLocationManager asks GeoClue in the app's name")
         try await run.expect("Reminder set for when you arrive within 150 m of 37.5665,126.978.")
         let started = try await geoclue.next("Start")
-        #expect(started["desktop_id"]?.stringValue == "com.example.geofence", "GeoClue is asked in the app's name")
+        #expect(started["desktop_id"]?.stringValue == "com.example.geofence", "the engine's positions too")
 
         try await geoclue.move(latitude: 37.5665, longitude: 126.978, accuracy: 15)  // the first fix: already there
         try await geoclue.move(latitude: 37.58, longitude: 126.978, accuracy: 15)  // 1.5 km north
@@ -29,5 +31,26 @@ struct GeofenceExampleTests {
         #expect(try await run.exit() == 0)
         await geoclue.stop()
         await bus.stop()
+    }
+
+    /// GeoClue refusing the app is `CLAuthorizationStatus.denied` to the app's delegate, and the app says
+    /// so rather than set a reminder that could never fire.
+    @Test func aRefusedLocationPermissionIsSaid() async throws {
+        let bus = try await PrivateBus.start(.system)
+        let geoclue = try await GeoCluePeer.start(on: bus, denying: ["com.example.geofence"])
+        let data = try DataFolder()
+        let run = try ExampleRun("geofence", [], data: data, environment: Self.environment(bus))
+        try await run.expect("[y/n] ")
+        run.type("y")
+        _ = try await geoclue.next("Start", refused: true)
+        try await run.expect("location is not allowed")
+        #expect(try await run.exit() != 0)
+        await geoclue.stop()
+        await bus.stop()
+    }
+
+    /// The private system bus, and the app's identity as its desktop file would give it to GeoClue.
+    static func environment(_ bus: PrivateBus) -> [String: String] {
+        bus.environment.merging(["CHIME_APP_ID": "com.example.geofence"]) { $1 }
     }
 }
