@@ -210,7 +210,7 @@ public enum DaemonMain {
         await tcpServer?.stop()
         monitorTask?.cancel()
         await monitor?.stop()
-        await locationStart.value
+        locationStart.cancel()
         await locations.stop()
         await engine.stop()
         await desktop?.idle()

@@ -84,8 +84,9 @@ extension FuzzTarget {
     }
 }
 
-/// The value of `work`, waited for on this thread (libFuzzer calls a target synchronously). `work` must
-/// not need this thread: the targets' closures never suspend on it.
+/// The value of `work`, waited for on this thread (libFuzzer calls a target synchronously, on its own
+/// thread). This thread must not be one of Swift's concurrency pool, which `work` runs on: the ordinary
+/// tests call the targets from a thread of their own (`SeedCorpusTests`).
 func waitFor<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Value {
     let result = Mutex<Value?>(nil)
     let done = DispatchSemaphore(value: 0)

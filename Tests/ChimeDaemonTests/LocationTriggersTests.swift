@@ -38,6 +38,26 @@ struct LocationTriggersTests {
         await bus.stop()
     }
 
+    /// A repeating trigger fires on every entry, and GeoClue keeps running between them.
+    @Test func aRepeatingTriggerFiresOnEveryEntry() async throws {
+        let bus = try await PrivateBus.start(.system)
+        let geoclue = try await GeoCluePeer.start(on: bus)
+        let home = try DaemonHome()
+        let daemon = try await home.start(bus: bus)
+        _ = await chime(["add", "--region", "37.5665,126.978,150", "--on-entry", "--repeats", "--title", "Office", "--id", "office"], home)
+        _ = try await geoclue.next("Start")
+        for round in 1...2 {
+            try await geoclue.move(latitude: 37.5765, longitude: 126.978, accuracy: 20)
+            try await geoclue.move(latitude: 37.5665, longitude: 126.978, accuracy: 20)
+            try await daemon.presented("chime", "office")
+            #expect(await chime(["pending"], home).standardOutput.contains("on entering 37.5665,126.978 (150 m)"), "round \(round): still waiting")
+        }
+        #expect(geoclue.count("Stop") == 0 && geoclue.count("CreateClient") == 1, "one GeoClue client all along")
+        #expect(await daemon.terminate() == 0)
+        await geoclue.stop()
+        await bus.stop()
+    }
+
     @Test func aRefusingGeoClueLeavesTheTriggerPendingAndDoctorSaysWhy() async throws {
         let bus = try await PrivateBus.start(.system)
         let geoclue = try await GeoCluePeer.start(on: bus, denying: ["chimed"])

@@ -50,6 +50,16 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse(text, now: Self.now) == nil, "\(text)")
     }
 
+    /// RFC 850's two-digit years: more than 50 years after now, by the instant, is the century before.
+    @Test func twoDigitYearsFollowTheFiftyYearRule() {
+        let newYear2026 = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+        #expect(HTTPDate.parse("Thursday, 31-Dec-75 23:59:59 GMT", now: newYear2026) == HTTPDate.parse("Thu, 31 Dec 2075 23:59:59 GMT"))
+        #expect(HTTPDate.parse("Friday, 01-Jan-76 00:00:00 GMT", now: newYear2026) == HTTPDate.parse("Fri, 01 Jan 2076 00:00:00 GMT"), "exactly 50 years")
+        #expect(HTTPDate.parse("Thursday, 31-Dec-76 23:59:59 GMT", now: newYear2026) == HTTPDate.parse("Fri, 31 Dec 1976 23:59:59 GMT"), "past 50 years")
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: newYear2026) == Date(timeIntervalSince1970: 784_111_777))
+        #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:60 GMT") == nil, "a leap second into the year 10000")
+    }
+
     /// The day name need not be the date's own (the date names the instant); a leap second is the next
     /// minute's start.
     @Test func aWrongDayNameAndALeapSecondStillName() {

@@ -19,9 +19,12 @@ for line in open(sys.argv[1]):
     imf = "%s, %02d %s %04d %s GMT" % (DAYS[t.tm_wday], t.tm_mday, MONTHS[t.tm_mon - 1], t.tm_year, clock)
     rfc850 = "%s, %02d-%s-%02d %s GMT" % (LONG_DAYS[t.tm_wday], t.tm_mday, MONTHS[t.tm_mon - 1], t.tm_year % 100, clock)
     asctime = "%s %s %2d %s %04d" % (DAYS[t.tm_wday], MONTHS[t.tm_mon - 1], t.tm_mday, clock, t.tm_year)
-    now_year = time.gmtime(now).tm_year
-    year = now_year - now_year % 100 + t.tm_year % 100
-    if year > now_year + 50:
+    # RFC 9110: a timestamp that appears more than 50 years in the future belongs to the century before;
+    # compared field by field against now's own fields 50 years on.
+    n = time.gmtime(now)
+    year = n.tm_year - n.tm_year % 100 + t.tm_year % 100
+    fields = (year, t.tm_mon, t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec)
+    if fields > (n.tm_year + 50, n.tm_mon, n.tm_mday, n.tm_hour, n.tm_min, n.tm_sec):
         year -= 100
     if t.tm_mday > calendar.monthrange(year, t.tm_mon)[1]:
         named = "-"

@@ -62,6 +62,24 @@ struct NotificationEngineLocationTests {
         #expect(left.map(\.request.identifier) == ["leave"] && left.first?.nextFireDate == nil, "waiting, undated")
     }
 
+    /// A request replaced by one with another region starts where nobody knows: the old region's state
+    /// does not make the first fix a crossing of the new one.
+    @Test func aRequestReplacedWithAnotherRegionStartsUnknown() async throws {
+        let h = try await EngineHarness.make().started()
+        try await h.center.add(h.request("office", trigger: region(entry: true, exit: true, repeats: true)))
+        try await h.engine.locationChanged(to: fix(0, at: h.clock.now))  // inside the first region
+        let far = try CircularRegion(
+            latitude: Self.center.latitude + 5000 / 110_990, longitude: Self.center.longitude, radius: 150, identifier: "branch")
+        h.clock.advance(by: 1)
+        try await h.center.add(h.request("office", trigger: .location(LocationTrigger(region: far, repeats: true))))
+        try await h.engine.locationChanged(to: fix(0, at: h.clock.now))  // outside the new one: its first fix
+        await h.run(for: 1)
+        try await h.engine.locationChanged(to: fix(5000, at: h.clock.now))  // into the new one
+        await h.run(for: 1)
+        #expect(await h.presenter.nextPresentation().notificationIdentifier == "office")
+        #expect(await h.presenter.presentations.count == 1, "no exit from the region the request no longer has")
+    }
+
     /// A coarse fix cannot place the device inside; an invalid one changes nothing; a request replaced by
     /// a timed one is not fired by crossings of the region it no longer has. Each "nothing" is checked
     /// against the next fire that does come: it would have been shown before it.

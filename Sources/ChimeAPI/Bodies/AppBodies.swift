@@ -162,8 +162,8 @@ public struct StatusResult: Codable, Sendable, Hashable {
     /// (answered at once, for headless use).
     public var authorization: String?
     /// Where location triggers get their positions, while some wait for one: `running` (GeoClue gives
-    /// them), `unavailable: …` (no GeoClue to ask) or `denied: …` (GeoClue refused chimed); the triggers
-    /// stay pending either way. `nil` when no location trigger is pending.
+    /// them), `starting`, `unavailable: …` (no GeoClue to ask) or `denied: …` (GeoClue refused chimed); the
+    /// triggers stay pending either way. `nil` when no location trigger is pending.
     public var location: String?
 
     public init(

@@ -14,7 +14,8 @@ public enum HTTPDate {
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The instant `text` names, or `nil` when it is none of the three forms. `now` decides the century of
-    /// an RFC 850 two-digit year: the one that puts it no more than 50 years ahead of `now`.
+    /// an RFC 850 two-digit year: a date that would lie more than 50 years after `now` is the one a century
+    /// before (RFC 9110 §5.6.7).
     public static func parse(_ text: some StringProtocol, now: Date = Date()) -> Date? {
         var reader = Reader(Array(text.utf8))
         let fields: (year: Int, month: Int, day: Int, time: Int)?
@@ -31,7 +32,9 @@ public enum HTTPDate {
             (1...CivilDate.daysInMonth(year: fields.year, month: fields.month)).contains(fields.day)
         else { return nil }
         let days = CivilDate(year: fields.year, month: fields.month, day: fields.day).daysSinceEpoch
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + fields.time))
+        let date = Date(timeIntervalSince1970: TimeInterval(days * 86_400 + fields.time))
+        // A leap second on the last day of 9999 would name the year 10000.
+        return InstantText.supportedRange.contains(date) ? date : nil
     }
 
     /// `date` as IMF-fixdate, to the second below it: `Sun, 06 Nov 1994 08:49:37 GMT`. Years run 0001–9999
@@ -111,10 +114,15 @@ public enum HTTPDate {
             guard literal(" "), let day = digits(2), literal("-"), let month = name(in: HTTPDate.monthNames), literal("-"),
                 let twoDigits = digits(2), literal(" "), let time = timeOfDay(), literal(" GMT")
             else { return nil }
-            // RFC 9110: a two-digit year more than 50 years ahead is the most recent past year ending so.
-            let nowYear = CivilDate(daysSinceEpoch: floorDivide(Int(now.timeIntervalSince1970.rounded(.down)), 86_400)).year
-            var year = nowYear - nowYear % 100 + twoDigits
-            if year > nowYear + 50 { year -= 100 }
+            // RFC 9110: a timestamp that appears more than 50 years in the future is of the most recent year
+            // in the past with the same last two digits. Compared as instants: now plus 50 calendar years.
+            let nowSeconds = Int(now.timeIntervalSince1970.rounded(.down))
+            let today = CivilDate(daysSinceEpoch: floorDivide(nowSeconds, 86_400))
+            let limitDay = min(today.day, CivilDate.daysInMonth(year: today.year + 50, month: today.month))
+            let limit = CivilDate(year: today.year + 50, month: today.month, day: limitDay).daysSinceEpoch * 86_400 + floorModulo(nowSeconds, 86_400)
+            var year = today.year - today.year % 100 + twoDigits
+            let candidateDay = min(day, CivilDate.daysInMonth(year: year, month: month + 1))
+            if CivilDate(year: year, month: month + 1, day: max(candidateDay, 1)).daysSinceEpoch * 86_400 + time > limit { year -= 100 }
             return (year, month + 1, day, time)
         }
 

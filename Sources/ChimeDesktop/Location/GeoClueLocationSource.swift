@@ -10,7 +10,10 @@ import Foundation
 /// hardware has), follows `LocationUpdated` from GeoClue's own connection only (another peer cannot fake a
 /// position), and calls `Start`. Each update's `Location` object is read in one `GetAll`: latitude,
 /// longitude, accuracy and timestamp. When GeoClue is not there or refuses, `start` says which and nothing
-/// runs; the caller may try again later.
+/// runs; the caller may try again later. When GeoClue goes away while running (it exits or restarts, or
+/// the bus does), the source stops by itself and calls `onLost`.
+///
+/// Starts and stops run one at a time, in the order they were asked for.
 public actor GeoClueLocationSource {
     public enum State: Sendable, Hashable {
         case stopped
@@ -34,28 +37,59 @@ public actor GeoClueLocationSource {
     private let desktopID: String
     private let timeout: Duration
     private let onFix: @Sendable (LocationFix) async -> Void
+    private let onLost: @Sendable () async -> Void
 
     private var connection: BusConnection?
     private var client: String?
-    private var match: MatchToken?
+    private var matches: [MatchToken] = []
     private var listener: Task<Void, Never>?
+    /// From when the client's signals are matched until it is torn down: fixes are taken (one may come
+    /// before `Start` answers).
+    private var listening = false
+    /// The last start or stop asked for, which the next one waits for.
+    private var lastOperation: Task<Void, Never>?
     public private(set) var state = State.stopped
 
     /// - Parameters:
     ///   - bus: where GeoClue is: the system bus, or a test's private one.
     ///   - desktopID: the program's desktop file name without `.desktop`, as GeoClue's configuration
     ///     (`/etc/geoclue/geoclue.conf`) and agent know it.
-    public init(bus: BusAddress = .system, desktopID: String, timeout: Duration = .seconds(5), onFix: @escaping @Sendable (LocationFix) async -> Void) {
+    public init(
+        bus: BusAddress = .system, desktopID: String, timeout: Duration = .seconds(5), onFix: @escaping @Sendable (LocationFix) async -> Void,
+        onLost: @escaping @Sendable () async -> Void = {}
+    ) {
         self.bus = bus
         self.desktopID = desktopID
         self.timeout = timeout
         self.onFix = onFix
+        self.onLost = onLost
     }
 
     /// Starts a client, unless one runs; returns the state it ends in.
     @discardableResult
     public func start() async -> State {
-        if state == .running { return state }
+        await inTurn { await $0.startNow() }
+        return state
+    }
+
+    /// Stops and deletes the client; no fix is handed on after this returns.
+    public func stop() async {
+        await inTurn { await $0.stopNow() }
+    }
+
+    /// Runs `operation` after every start and stop asked for before it.
+    private func inTurn(_ operation: @escaping @Sendable (GeoClueLocationSource) async -> Void) async {
+        let previous = lastOperation
+        let turn = Task {
+            await previous?.value
+            await operation(self)
+        }
+        lastOperation = turn
+        await turn.value
+    }
+
+    private func startNow() async {
+        if state == .running { return }
         do throws(DesktopError) {
             let connection = try await BusConnection.open(bus, name: "chime.geoclue", timeout: timeout)
             self.connection = connection
@@ -68,13 +102,25 @@ public actor GeoClueLocationSource {
             try await set("DesktopId", .string(desktopID), on: client, owner: owner, connection)
             try await set("RequestedAccuracyLevel", .uint32(Self.exactAccuracy), on: client, owner: owner, connection)
             let sink = SignalSink()
-            match = try await connection.addMatch(
-                SignalRule(sender: owner, path: client, interface: Self.clientInterface, member: "LocationUpdated"), to: sink)
+            matches.append(
+                try await connection.addMatch(SignalRule(sender: owner, path: client, interface: Self.clientInterface, member: "LocationUpdated"), to: sink))
+            // GeoClue exiting or restarting ends this client with it.
+            matches.append(
+                try await connection.addMatch(
+                    SignalRule(
+                        sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+                        arg0: Self.service), to: sink))
+            listening = true
             listener = Task { [weak self] in
                 for await signal in sink.signals {
-                    guard let self, let location = signal.arguments.dropFirst().first?.string else { continue }
+                    guard let self else { return }
+                    if signal.member == "NameOwnerChanged" { break }
+                    guard let location = signal.arguments.dropFirst().first?.string else { continue }
                     await self.read(location, owner: owner)
                 }
+                // The stream ended (the bus went away) or GeoClue's owner changed, unless this was stopped.
+                guard !Task.isCancelled else { return }
+                await self?.lost()
             }
             _ = try await connection.call(destination: owner, path: client, interface: Self.clientInterface, member: "Start", timeout: timeout)
             state = .running
@@ -84,20 +130,32 @@ public actor GeoClueLocationSource {
             await tearDown()
             state = denied ? .denied(reason) : .unavailable(reason)
         }
-        return state
     }
 
-    /// Stops and deletes the client; no fix is handed on after this returns.
-    public func stop() async {
+    private func stopNow() async {
         await tearDown()
         state = .stopped
     }
 
+    /// GeoClue went away under a running client.
+    private func lost() async {
+        guard listening else { return }
+        await inTurn { source in await source.tearDownLost() }
+        await onLost()
+    }
+
+    private func tearDownLost() async {
+        guard listening else { return }
+        await tearDown()
+        state = .unavailable("GeoClue went away")
+    }
+
     private func tearDown() async {
+        listening = false
         listener?.cancel()
         listener = nil
         if let connection {
-            if let match { connection.removeMatch(match) }
+            for match in matches { connection.removeMatch(match) }
             if let client {
                 _ = try? await connection.call(destination: Self.service, path: client, interface: Self.clientInterface, member: "Stop", timeout: timeout)
                 _ = try? await connection.call(
@@ -106,7 +164,7 @@ public actor GeoClueLocationSource {
             }
             connection.close()
         }
-        (connection, client, match) = (nil, nil, nil)
+        (connection, client, matches) = (nil, nil, [])
     }
 
     private func set(_ property: String, _ value: BusValue, on client: String, owner: String, _ connection: BusConnection) async throws(DesktopError) {
@@ -117,7 +175,7 @@ public actor GeoClueLocationSource {
 
     /// Reads a `Location` object and hands on its fix; one without a valid position is dropped.
     private func read(_ location: String, owner: String) async {
-        guard state == .running, let connection else { return }
+        guard listening, let connection else { return }
         guard
             let reply = try? await connection.call(
                 destination: owner, path: location, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
@@ -131,7 +189,7 @@ public actor GeoClueLocationSource {
             timestamp = Date(timeIntervalSince1970: Double(seconds) + Double(micros) / 1_000_000)
         }
         let fix = LocationFix(latitude: latitude, longitude: longitude, accuracy: accuracy, timestamp: timestamp)
-        guard fix.isValid, state == .running else { return }
+        guard fix.isValid, listening else { return }
         await onFix(fix)
     }
 }

@@ -16,10 +16,12 @@ public actor LocationFeed {
     private let retryInterval: Duration
     private let source: GeoClueLocationSource
     private var wanted = false
+    /// The one check running; a check asked for meanwhile marks `dirty`, and the running one goes again.
     private var checking: Task<Void, Never>?
+    private var dirty = false
     private var retrying: Task<Void, Never>?
+    private var stopped = false
     private var lastState: GeoClueLocationSource.State = .stopped
-    private let checkQueued = Mutex(false)
 
     /// A feed for `engine`, which it watches from now on (`watchLocationTriggers`); call `check()` once
     /// the engine runs. `desktopID` names the program to GeoClue.
@@ -28,19 +30,25 @@ public actor LocationFeed {
         self.desktopID = desktopID
         self.log = log
         self.retryInterval = retryInterval
-        // The feed, for the source's fixes: set once the feed exists (a fix may end the last trigger). The
-        // cycles this and the engine's watcher make are meant: the engine keeps its feed.
+        // The feed, for a GeoClue that went away: set once the feed exists. The cycles this and the
+        // engine's watcher make are meant: the engine keeps its feed.
         let feed = Mutex<LocationFeed?>(nil)
-        source = GeoClueLocationSource(bus: bus, desktopID: desktopID) { [engine, log] fix in
-            do {
-                try await engine.locationChanged(to: fix)
-            } catch {
-                log.warning("a position could not be checked against the location triggers: \(error)")
-            }
-            await feed.withLock { $0 }?.check()
-        }
+        source = GeoClueLocationSource(
+            bus: bus, desktopID: desktopID,
+            onFix: { [engine, log] fix in
+                do {
+                    try await engine.locationChanged(to: fix)
+                } catch {
+                    log.warning("a position could not be checked against the location triggers: \(error)")
+                }
+            },
+            onLost: {
+                log.warning("GeoClue went away while location triggers wait; asking it again")
+                await feed.withLock { $0 }?.check()
+            })
         feed.withLock { $0 = self }
-        await engine.watchLocationTriggers { self.pendingChanged() }
+        // The engine says when location triggers come and go, and when one fired (the last one may be spent).
+        await engine.watchLocationTriggers { Task { await self.check() } }
     }
 
     /// What `chime doctor` shows: `nil` while no location trigger is pending.
@@ -54,18 +62,31 @@ public actor LocationFeed {
         }
     }
 
-    /// Looks at the pending list again soon (after an add or a removal): one check at a time however
-    /// often it is asked, and one more for changes made while a check ran.
-    nonisolated func pendingChanged() {
-        guard checkQueued.withLock({ queued in defer { queued = true }; return !queued }) else { return }
-        Task {
-            checkQueued.withLock { $0 = false }
-            await self.check()
+    /// Starts or stops GeoClue as the pending list asks; returns once it has. Checks run one at a time: one
+    /// asked for while another runs makes that one look again.
+    public func check() async {
+        guard !stopped else { return }
+        dirty = true
+        if let checking { return await checking.value }
+        let worker = Task {
+            while await self.takeDirty() { await self.checkOnce() }
         }
+        checking = worker
+        await worker.value
     }
 
-    /// Starts or stops GeoClue as the pending list asks.
-    public func check() async {
+    /// Whether the worker goes again; when not, it is done, in the same turn, so a check asked for
+    /// after this starts a new one.
+    private func takeDirty() -> Bool {
+        if dirty && !stopped {
+            dirty = false
+            return true
+        }
+        checking = nil
+        return false
+    }
+
+    private func checkOnce() async {
         do {
             wanted = try await engine.hasLocationTriggers()
         } catch {
@@ -84,8 +105,11 @@ public actor LocationFeed {
         }
     }
 
+    /// Stops GeoClue for good: checks asked for later do nothing.
     public func stop() async {
+        stopped = true
         retrying?.cancel()
+        await checking?.value
         await source.stop()
     }
 

@@ -94,7 +94,7 @@ extension NotificationEngine {
                 ?? PendingRequest(appIdentifier: appIdentifier, request: notification.request, addedDate: notification.date, nextFireDate: notification.date)
             ahead.insert(.init(
                 sequence: sequences[record.key] ?? takeSequence(), appIdentifier: appIdentifier, notification: notification,
-                pending: before, leftPending: record.nextFireDate == nil, state: state))
+                pending: before, leftPending: record.nextFireDate == nil && !record.staysPending, state: state))
         }
         armPresenting()
     }

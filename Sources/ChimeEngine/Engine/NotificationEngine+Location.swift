@@ -19,20 +19,25 @@ extension NotificationEngine {
     public func locationChanged(to fix: LocationFix) async throws {
         guard fix.isValid else { return }
         var crossed: [RequestKey: Date] = [:]
-        var watched: Set<RequestKey> = []
+        var states: [RequestKey: (added: Date, state: RegionState)] = [:]
         try await forEachLocationTrigger { pending, trigger in
-            let previous = regionStates[pending.key] ?? .unknown
+            let known = regionStates[pending.key]
+            let previous = known?.added == pending.addedDate ? known!.state : .unknown
             let next = trigger.region.state(after: fix, from: previous)
-            regionStates[pending.key] = next
-            watched.insert(pending.key)
+            states[pending.key] = (pending.addedDate, next)
             if trigger.region.event(from: previous, to: next) != nil { crossed[pending.key] = pending.addedDate }
             return true
         }
-        regionStates = regionStates.filter { watched.contains($0.key) }
-        guard !crossed.isEmpty else { return }
+        // Kept only once the crossings are stored: if that fails, the next fix sees them again. A request
+        // dated by a crossing and not fired yet keeps what it had.
         let now = clock.now
-        for key in try await store.dateUndated(crossed, at: now) {
+        var dated: [RequestKey] = []
+        if !crossed.isEmpty { dated = try await store.dateUndated(crossed, at: now) }
+        for key in crossedLocations where states[key] == nil { states[key] = regionStates[key] }
+        regionStates = states
+        for key in dated {
             log.debug("request \(key) fires: its region was crossed")
+            crossedLocations.insert(key)
             schedule(ScheduledFire(date: now, key: key))
         }
     }
@@ -47,8 +52,15 @@ extension NotificationEngine {
         for watcher in locationWatchers { watcher() }
     }
 
-    /// Whether some location trigger waits for a crossing: what a location source runs for.
+    /// Whether some location trigger waits for a crossing, or fires for one now: what a location source
+    /// runs for.
     public func hasLocationTriggers() async throws -> Bool {
+        if !crossedLocations.isEmpty {
+            // One removed before its fire was recorded is no longer waited for.
+            let still = try await store.pendingRequests(Array(crossedLocations)).map(\.key)
+            crossedLocations.formIntersection(still)
+            if !crossedLocations.isEmpty { return true }
+        }
         var found = false
         try await forEachLocationTrigger { _, _ in
             found = true

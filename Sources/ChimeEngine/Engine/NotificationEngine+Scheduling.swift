@@ -113,11 +113,15 @@ extension NotificationEngine {
             recordingError = error
             return
         }
+        var locationFired = false
         for record in applied {
             if let next = record.nextFireDate {
                 schedule(ScheduledFire(date: next, key: record.key))
             }
+            if crossedLocations.remove(record.key) != nil || record.staysPending { locationFired = true }
         }
+        // A location trigger fired: it waits for its next crossing, or it was the last one.
+        if locationFired { locationTriggersMayHaveChanged() }
         if applied.count < records.count {
             let recorded = Set(applied.map(\.key))
             settle(sequences.filter { !recorded.contains($0.key) }.map(\.value))

@@ -80,8 +80,11 @@ public actor NotificationEngine {
     var clockReading: (wall: Date, elapsed: TimeInterval)?
     /// Responses handed to apps whose handlers have not returned yet, by token.
     var unfinishedResponses: [UUID: (appIdentifier: String, notificationIdentifier: String, started: Date)] = [:]
-    /// Where the last fixes placed the device relative to each pending location trigger's region.
-    var regionStates: [RequestKey: RegionState] = [:]
+    /// Where the last fixes placed the device relative to each pending location trigger's region, with
+    /// the added date of the request it was for (a request replaced under the same key starts unknown).
+    var regionStates: [RequestKey: (added: Date, state: RegionState)] = [:]
+    /// Location triggers dated by a crossing whose fire is not recorded yet: still waited for.
+    var crossedLocations: Set<RequestKey> = []
     /// Told when location triggers may have come or gone (`watchLocationTriggers`).
     var locationWatchers: [@Sendable () -> Void] = []
 
