@@ -38,20 +38,36 @@ struct LocationTriggersTests {
         await bus.stop()
     }
 
-    /// A repeating trigger fires on every entry, and GeoClue keeps running between them.
-    @Test func aRepeatingTriggerFiresOnEveryEntry() async throws {
+    /// A walk scripted through GeoClue: repeating entry and exit triggers fire on every entry and exit and
+    /// stay, positions jittering across the edge fire neither (both repeat, so a flap would show twice),
+    /// and GeoClue keeps running between them.
+    @Test func entriesExitsAndJitterAlongAWalk() async throws {
         let bus = try await PrivateBus.start(.system)
         let geoclue = try await GeoCluePeer.start(on: bus)
         let home = try DaemonHome()
         let daemon = try await home.start(bus: bus)
         _ = await chime(["add", "--region", "37.5665,126.978,150", "--on-entry", "--repeats", "--title", "Office", "--id", "office"], home)
+        _ = await chime(["add", "--region", "37.5665,126.978,150", "--on-exit", "--repeats", "--title", "Left", "--id", "left"], home)
         _ = try await geoclue.next("Start")
-        for round in 1...2 {
-            try await geoclue.move(latitude: 37.5765, longitude: 126.978, accuracy: 20)
-            try await geoclue.move(latitude: 37.5665, longitude: 126.978, accuracy: 20)
-            try await daemon.presented("chime", "office")
-            #expect(await chime(["pending"], home).standardOutput.contains("on entering 37.5665,126.978 (150 m)"), "round \(round): still waiting")
+        /// A position `metres` north of the region's centre (0.0001° of latitude is 11.1 m there).
+        func at(_ metres: Double, accuracy: Double = 20) async throws {
+            try await geoclue.move(latitude: 37.5665 + metres / 111_000, longitude: 126.978, accuracy: accuracy)
         }
+        func shown(_ identifier: String) -> Int { daemon.log.lines.filter { $0.contains("presented chime/\(identifier) — ") }.count }
+
+        try await at(1100)  // the first fix: outside, nothing
+        try await at(0)
+        try await daemon.presented("chime", "office")
+        for metres in [140.0, 165, 130, 170, 150] {  // at the edge, good to 30 m: neither in nor out by the cushion
+            try await at(metres, accuracy: 30)
+        }
+        try await at(1100)
+        try await daemon.presented("chime", "left")
+        try await at(0)
+        try await daemon.presented("chime", "office")
+        #expect(shown("office") == 2 && shown("left") == 1, "no flapping at the edge, the exit once")
+        let pending = await chime(["pending"], home).standardOutput
+        #expect(pending.contains("on entering 37.5665,126.978 (150 m)") && pending.contains("on leaving 37.5665,126.978 (150 m)"), "both stay: \(pending)")
         #expect(geoclue.count("Stop") == 0 && geoclue.count("CreateClient") == 1, "one GeoClue client all along")
         #expect(await daemon.terminate() == 0)
         await geoclue.stop()

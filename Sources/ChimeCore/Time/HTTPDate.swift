@@ -83,14 +83,7 @@ public enum HTTPDate {
         }
 
         mutating func digits(_ count: Int) -> Int? {
-            guard bytes.count - index >= count else { return nil }
-            var value = 0
-            for byte in bytes[index..<index + count] {
-                guard (0x30...0x39).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-            }
-            index += count
-            return value
+            fixedDigits(bytes, at: &index, count: count)
         }
 
         /// `HH:MM:SS` as seconds into the day; 60 seconds is a leap second.

@@ -29,14 +29,7 @@ public enum InstantText {
             ChimeError(.invalidDateComponents, field: "date", "'\(text)' is not an instant such as 2026-12-24T18:00:00+09:00: \(why)")
         }
         func digits(_ count: Int) -> Int? {
-            guard index + count <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[index..<index + count] {
-                guard (0x30...0x39).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-            }
-            index += count
-            return value
+            fixedDigits(bytes, at: &index, count: count)
         }
         func expect(_ characters: String) -> Bool {
             guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
