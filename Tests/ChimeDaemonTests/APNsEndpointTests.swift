@@ -115,6 +115,7 @@ struct APNsEndpointTests {
             ("not hex", try Self.push(home, token: String(repeating: "zz", count: 32), jwt: jwt), 400, "BadDeviceToken"),
             ("no topic", try Self.push(home, token: token, jwt: jwt, topic: nil), 400, "MissingTopic"),
             ("a bad apns-id", try Self.push(home, token: token, jwt: jwt, apnsID: "not-a-uuid"), 400, "BadMessageId"),
+            ("a hyphen for a digit in the apns-id", try Self.push(home, token: token, jwt: jwt, apnsID: "123e4567--89b-12d3-a456-426614174000"), 400, "BadMessageId"),
             ("a long collapse id", try Self.push(home, token: token, jwt: jwt, collapseID: String(repeating: "c", count: 65)), 400, "BadCollapseId"),
             ("not JSON", try Self.push(home, token: token, jwt: jwt, payload: "{"), 400, "BadPayload"),
             ("too large", try Self.push(home, token: token, jwt: jwt, payload: #"{"aps":{"alert":"\#(String(repeating: "x", count: 4100))"}}"#), 413, "PayloadTooLarge"),

@@ -267,6 +267,7 @@ struct ServerModeAPNsDoorTests {
             ("another app's topic", try Self.push(cluster, token: phone, jwt: jwt, topic: "com.example.other"), 400, "DeviceTokenNotForTopic"),
             ("a bad priority", try Self.push(cluster, token: phone, jwt: jwt, priority: "7"), 400, "BadPriority"),
             ("a bad apns-id", try Self.push(cluster, token: phone, jwt: jwt, apnsID: "not-a-uuid"), 400, "BadMessageId"),
+            ("a hyphen for a digit in the apns-id", try Self.push(cluster, token: phone, jwt: jwt, apnsID: "123e4567--89b-12d3-a456-426614174000"), 400, "BadMessageId"),
             ("an empty payload", try Self.push(cluster, token: phone, jwt: jwt, payload: ""), 400, "PayloadEmpty"),
             ("a payload over 4 KB", try Self.push(cluster, token: phone, jwt: jwt, payload: #"{"aps":{"alert":""# + String(repeating: "x", count: 4100) + #""}}"#), 413, "PayloadTooLarge"),
             ("a payload that is not one", try Self.push(cluster, token: phone, jwt: jwt, payload: #"{"aps":{"badge":"two"}}"#), 400, "BadPayload"),

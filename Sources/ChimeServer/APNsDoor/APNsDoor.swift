@@ -93,11 +93,18 @@ public enum APNsDoor {
         }
     }
 
-    /// An `apns-id` in lower case, when `text` is exactly a UUID's 36 characters. Foundation's own reading
-    /// stops at a NUL byte, so it alone would take a UUID followed by anything after one.
+    /// An `apns-id` in lower case, when `text` is a UUID in its canonical form: 8-4-4-4-12 hexadecimal
+    /// digits. Checked here rather than by Foundation, whose reading stops at a NUL byte and takes a `-`
+    /// where a digit belongs (`123e4567--89b-…` read as `…-f89b-…`).
     static func messageID(_ text: String) -> String? {
-        guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else { return nil }
-        return uuid.uuidString.lowercased()
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return nil }
+        for (index, byte) in bytes.enumerated() {
+            let isHyphen = byte == UInt8(ascii: "-")
+            let isHex = (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+            guard [8, 13, 18, 23].contains(index) ? isHyphen : isHex else { return nil }
+        }
+        return text.lowercased()
     }
 
     /// Reads a request. `owner` finds whose provider key signed the token, from the token's `iss` (team)
