@@ -65,8 +65,13 @@ extension FuzzTarget {
         413: ["PayloadTooLarge"],
     ]
 
+    /// 8-4-4-4-12 lower-case hexadecimal digits, checked here (Foundation's reader is more lenient).
     private static func isLowercaseUUID(_ text: String) -> Bool {
-        UUID(uuidString: text) != nil && text == text.lowercased()
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        return bytes.enumerated().allSatisfy { index, byte in
+            [8, 13, 18, 23].contains(index) ? byte == UInt8(ascii: "-") : (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte)
+        }
     }
 
     /// The token line, the headers (names in lower case, as the server hands them) and the body.

@@ -20,6 +20,15 @@ public enum CLAccuracyAuthorization: Int, Sendable {
     case reducedAccuracy = 1
 }
 
+/// Why a location request failed (Apple's `CLError`, with its reason in words).
+public struct CLError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
 /// What a location manager tells its delegate (Apple's `CLLocationManagerDelegate`); every method is
 /// optional, as in Apple's protocol.
 public protocol CLLocationManagerDelegate: AnyObject {
@@ -72,7 +81,10 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
 
     public override init() {
         super.init()
-        Self.shared.withLock { $0.managers.append(WeakManager(manager: self)) }
+        Self.shared.withLock { shared in
+            shared.managers.removeAll { $0.manager == nil }
+            shared.managers.append(WeakManager(manager: self))
+        }
         // iOS 14 and later tell a new manager's delegate its status once, soon after it is made.
         DispatchQueue.main.async { [weak self] in self?.tellDelegate() }
     }
@@ -131,10 +143,18 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
         }
         guard proceed else { return }
         Task.detached {
-            let source = GeoClueLocationSource(bus: bus, desktopID: AppIdentity.current(), timeout: .seconds(30)) { _ in }
+            // GeoClue's Start waits for its agent's prompt: the user has two minutes to answer.
+            let source = GeoClueLocationSource(bus: bus, desktopID: AppIdentity.current(), timeout: .seconds(120)) { _ in }
             let answer = await source.start()
             await source.stop()
-            let status: CLAuthorizationStatus = answer == .running ? granted : .denied
+            // Refused, or not installed (location services off): denied. Installed but not answering: not
+            // decided, and the app hears of the failure and may ask again.
+            let status: CLAuthorizationStatus
+            switch answer {
+            case .running: status = granted
+            case .unavailable where locationServicesEnabled(): status = .notDetermined
+            default: status = .denied
+            }
             let managers = shared.withLock { shared in
                 shared.asking = false
                 shared.status = status
@@ -142,7 +162,13 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
                 return shared.managers.compactMap(\.manager)
             }
             DispatchQueue.main.async {
-                for manager in managers { manager.tellDelegate() }
+                for manager in managers {
+                    if status == .notDetermined, case .unavailable(let why) = answer {
+                        manager.delegate?.locationManager(manager, didFailWithError: CLError(why))
+                    } else {
+                        manager.tellDelegate()
+                    }
+                }
             }
         }
     }

@@ -65,11 +65,12 @@ struct LocationTriggersTests {
         try await daemon.presented("chime", "left")
         try await at(0)
         try await daemon.presented("chime", "office")
-        #expect(shown("office") == 2 && shown("left") == 1, "no flapping at the edge, the exit once")
         let pending = await chime(["pending"], home).standardOutput
         #expect(pending.contains("on entering 37.5665,126.978 (150 m)") && pending.contains("on leaving 37.5665,126.978 (150 m)"), "both stay: \(pending)")
         #expect(geoclue.count("Stop") == 0 && geoclue.count("CreateClient") == 1, "one GeoClue client all along")
         #expect(await daemon.terminate() == 0)
+        // Counted once chimed is gone, so a late extra notification would be counted too.
+        #expect(shown("office") == 2 && shown("left") == 1, "no flapping at the edge, the exit once")
         await geoclue.stop()
         await bus.stop()
     }

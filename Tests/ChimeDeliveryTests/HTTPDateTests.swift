@@ -58,6 +58,9 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse("Thursday, 31-Dec-76 23:59:59 GMT", now: newYear2026) == HTTPDate.parse("Fri, 31 Dec 1976 23:59:59 GMT"), "past 50 years")
         #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: newYear2026) == Date(timeIntervalSince1970: 784_111_777))
         #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:60 GMT") == nil, "a leap second into the year 10000")
+        // On 29 February the limit is that date 50 years on, not the 28th.
+        let leapDay = Date(timeIntervalSince1970: 2_466_590_400)  // 2048-02-29T12:00:00Z
+        #expect(HTTPDate.parse("Friday, 28-Feb-98 18:00:00 GMT", now: leapDay) == HTTPDate.parse("Fri, 28 Feb 2098 18:00:00 GMT"))
     }
 
     /// The day name need not be the date's own (the date names the instant); a leap second is the next

@@ -16,6 +16,8 @@ struct GeofenceExampleTests {
         run.type("y")
         let asked = try await geoclue.next("Start")
         #expect(asked["desktop_id"]?.stringValue == "com.example.geofence", "CLLocationManager asks GeoClue in the app's name")
+        _ = try await geoclue.next("Stop")  // the permission request's client, done
+        _ = try await geoclue.next("DeleteClient")
         try await run.expect("Reminder set for when you arrive within 150 m of 37.5665,126.978.")
         let started = try await geoclue.next("Start")
         #expect(started["desktop_id"]?.stringValue == "com.example.geofence", "the engine's positions too")
@@ -26,7 +28,8 @@ struct GeofenceExampleTests {
         // (That the first fix fires nothing is the engine's tests' to show, deterministically.)
         let shown = try await run.expect("Check in at the front desk.")
         #expect(shown.contains("Welcome to the office"))
-        _ = try await geoclue.next("Stop")  // the one-shot reminder is spent: GeoClue is no longer needed
+        let stopped = try await geoclue.next("Stop")  // the one-shot reminder is spent: GeoClue is no longer needed
+        #expect(stopped["client"] == started["client"], "the engine's client")
         run.endInput()
         #expect(try await run.exit() == 0)
         await geoclue.stop()
@@ -49,8 +52,8 @@ struct GeofenceExampleTests {
         await bus.stop()
     }
 
-    /// The private system bus, and the app's identity as its desktop file would give it to GeoClue.
+    /// The private system bus; the app names itself (`configureEmbedded`), for notifications and location.
     static func environment(_ bus: PrivateBus) -> [String: String] {
-        bus.environment.merging(["CHIME_APP_ID": "com.example.geofence"]) { $1 }
+        bus.environment
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Which app a process is, for `UNUserNotificationCenter.current()` and the name CoreLocation asks GeoClue in.
 ///
@@ -8,6 +9,14 @@ public import Foundation
 /// skipped. Never fails: a process always has an executable.
 public enum AppIdentity {
     public static let environmentVariable = "CHIME_APP_ID"
+    /// The identifier the app gave (`configureEmbedded(appIdentifier:)`), for every part of the process
+    /// that asks later (CoreLocation's permission request names the app as its positions do).
+    private static let declared = Mutex<String?>(nil)
+
+    /// Records the identifier the app gave for itself.
+    public static func declare(_ identifier: String) {
+        declared.withLock { $0 = identifier }
+    }
 
     public static func resolve(explicit: String?, environment: [String: String], bundleIdentifier: String?, executablePath: String?) -> String {
         let executableName = executablePath.map { URL(fileURLWithPath: $0).lastPathComponent }
@@ -18,7 +27,7 @@ public enum AppIdentity {
     /// The identity of this process.
     public static func current(explicit: String? = nil) -> String {
         resolve(
-            explicit: explicit, environment: ProcessInfo.processInfo.environment, bundleIdentifier: Bundle.main.bundleIdentifier,
+            explicit: explicit ?? declared.withLock { $0 }, environment: ProcessInfo.processInfo.environment, bundleIdentifier: Bundle.main.bundleIdentifier,
             executablePath: CommandLine.arguments.first ?? ProcessInfo.processInfo.processName)
     }
 }

@@ -108,14 +108,11 @@ public enum HTTPDate {
                 let twoDigits = digits(2), literal(" "), let time = timeOfDay(), literal(" GMT")
             else { return nil }
             // RFC 9110: a timestamp that appears more than 50 years in the future is of the most recent year
-            // in the past with the same last two digits. Compared as instants: now plus 50 calendar years.
+            // in the past with the same last two digits: later than now's own date and time 50 years on.
             let nowSeconds = Int(now.timeIntervalSince1970.rounded(.down))
             let today = CivilDate(daysSinceEpoch: floorDivide(nowSeconds, 86_400))
-            let limitDay = min(today.day, CivilDate.daysInMonth(year: today.year + 50, month: today.month))
-            let limit = CivilDate(year: today.year + 50, month: today.month, day: limitDay).daysSinceEpoch * 86_400 + floorModulo(nowSeconds, 86_400)
             var year = today.year - today.year % 100 + twoDigits
-            let candidateDay = min(day, CivilDate.daysInMonth(year: year, month: month + 1))
-            if CivilDate(year: year, month: month + 1, day: max(candidateDay, 1)).daysSinceEpoch * 86_400 + time > limit { year -= 100 }
+            if (year, month + 1, day, time) > (today.year + 50, today.month, today.day, floorModulo(nowSeconds, 86_400)) { year -= 100 }
             return (year, month + 1, day, time)
         }
 

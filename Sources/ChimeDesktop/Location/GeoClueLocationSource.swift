@@ -48,6 +48,8 @@ public actor GeoClueLocationSource {
     private var listening = false
     /// The last start or stop asked for, which the next one waits for.
     private var lastOperation: Task<Void, Never>?
+    /// Counts clients, so a listener of one torn down never ends a later one.
+    private var generation = 0
     public private(set) var state = State.stopped
 
     /// - Parameters:
@@ -72,7 +74,7 @@ public actor GeoClueLocationSource {
         return state
     }
 
-    /// Stops and deletes the client; no fix is handed on after this returns.
+    /// Stops and deletes the client; no fix is handed on after this returns but one already being handed.
     public func stop() async {
         await inTurn { await $0.stopNow() }
     }
@@ -111,6 +113,8 @@ public actor GeoClueLocationSource {
                         sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
                         arg0: Self.service), to: sink))
             listening = true
+            generation += 1
+            let mine = generation
             listener = Task { [weak self] in
                 for await signal in sink.signals {
                     guard let self else { return }
@@ -120,7 +124,7 @@ public actor GeoClueLocationSource {
                 }
                 // The stream ended (the bus went away) or GeoClue's owner changed, unless this was stopped.
                 guard !Task.isCancelled else { return }
-                await self?.lost()
+                await self?.lost(generation: mine)
             }
             _ = try await connection.call(destination: owner, path: client, interface: Self.clientInterface, member: "Start", timeout: timeout)
             state = .running
@@ -137,15 +141,15 @@ public actor GeoClueLocationSource {
         state = .stopped
     }
 
-    /// GeoClue went away under a running client.
-    private func lost() async {
-        guard listening else { return }
-        await inTurn { source in await source.tearDownLost() }
+    /// GeoClue went away under the running client of `generation`.
+    private func lost(generation: Int) async {
+        guard listening, generation == self.generation else { return }
+        await inTurn { source in await source.tearDownLost(generation: generation) }
         await onLost()
     }
 
-    private func tearDownLost() async {
-        guard listening else { return }
+    private func tearDownLost(generation: Int) async {
+        guard listening, generation == self.generation else { return }
         await tearDown()
         state = .unavailable("GeoClue went away")
     }

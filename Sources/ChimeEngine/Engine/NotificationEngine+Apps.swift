@@ -195,7 +195,9 @@ extension NotificationEngine {
         }
         await keepPendingLimit(appIdentifiers: Set(written.map { batch[$0.index].appIdentifier }))
         for (index, pending) in written { outcomes[index] = .success(pending) }
-        if written.contains(where: { $0.pending.contains { if case .location = $0.request.trigger { true } else { false } } }) {
+        // A location trigger came, or one watched was replaced (perhaps by a timed request).
+        let watched = { (key: RequestKey) in self.regionStates[key] != nil || self.crossedLocations[key] != nil }
+        if written.contains(where: { $0.pending.contains { if case .location = $0.request.trigger { true } else { watched($0.key) } } }) {
             locationTriggersMayHaveChanged()
         }
         return outcomes

@@ -18,6 +18,7 @@ extension NotificationEngine {
     /// without firing. An invalid fix (no accuracy, off the globe) changes nothing.
     public func locationChanged(to fix: LocationFix) async throws {
         guard fix.isValid else { return }
+        let crossedBefore = crossedLocations
         var crossed: [RequestKey: Date] = [:]
         var states: [RequestKey: (added: Date, state: RegionState)] = [:]
         try await forEachLocationTrigger { pending, trigger in
@@ -33,11 +34,12 @@ extension NotificationEngine {
         let now = clock.now
         var dated: [RequestKey] = []
         if !crossed.isEmpty { dated = try await store.dateUndated(crossed, at: now) }
-        for key in crossedLocations where states[key] == nil { states[key] = regionStates[key] }
+        // Those dated by a crossing and not recorded yet, now or when this began, keep what they had.
+        for key in Set(crossedLocations.keys).union(crossedBefore.keys) where states[key] == nil { states[key] = regionStates[key] }
         regionStates = states
         for key in dated {
             log.debug("request \(key) fires: its region was crossed")
-            crossedLocations.insert(key)
+            crossedLocations[key] = crossed[key]
             schedule(ScheduledFire(date: now, key: key))
         }
     }
@@ -56,9 +58,11 @@ extension NotificationEngine {
     /// runs for.
     public func hasLocationTriggers() async throws -> Bool {
         if !crossedLocations.isEmpty {
-            // One removed before its fire was recorded is no longer waited for.
-            let still = try await store.pendingRequests(Array(crossedLocations)).map(\.key)
-            crossedLocations.formIntersection(still)
+            // One removed or replaced before its fire was recorded is no longer waited for; only those
+            // looked at are dropped (others may have been crossed meanwhile).
+            let looked = crossedLocations
+            let still = Set(try await store.pendingRequests(Array(looked.keys)).filter { looked[$0.key] == $0.addedDate }.map(\.key))
+            for key in looked.keys where !still.contains(key) && crossedLocations[key] == looked[key] { crossedLocations[key] = nil }
             if !crossedLocations.isEmpty { return true }
         }
         var found = false

@@ -118,7 +118,7 @@ extension NotificationEngine {
             if let next = record.nextFireDate {
                 schedule(ScheduledFire(date: next, key: record.key))
             }
-            if crossedLocations.remove(record.key) != nil || record.staysPending { locationFired = true }
+            if crossedLocations.removeValue(forKey: record.key) != nil || record.staysPending { locationFired = true }
         }
         // A location trigger fired: it waits for its next crossing, or it was the last one.
         if locationFired { locationTriggersMayHaveChanged() }

@@ -83,8 +83,9 @@ public actor NotificationEngine {
     /// Where the last fixes placed the device relative to each pending location trigger's region, with
     /// the added date of the request it was for (a request replaced under the same key starts unknown).
     var regionStates: [RequestKey: (added: Date, state: RegionState)] = [:]
-    /// Location triggers dated by a crossing whose fire is not recorded yet: still waited for.
-    var crossedLocations: Set<RequestKey> = []
+    /// Location triggers dated by a crossing whose fire is not recorded yet, with their added dates:
+    /// still waited for.
+    var crossedLocations: [RequestKey: Date] = [:]
     /// Told when location triggers may have come or gone (`watchLocationTriggers`).
     var locationWatchers: [@Sendable () -> Void] = []
 

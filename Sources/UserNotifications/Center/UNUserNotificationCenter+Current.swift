@@ -118,6 +118,8 @@ extension UNUserNotificationCenter {
             state.configuration = EmbeddedCenter.Configuration(
                 appIdentifier: appIdentifier, presenter: presenter, authorization: authorization, dataDirectory: dataDirectory,
                 engineOpened: engineOpened)
+            // CoreLocation's permission request names the app as its notifications do.
+            if let appIdentifier, !appIdentifier.isEmpty { AppIdentity.declare(appIdentifier) }
             return true
         }
     }
