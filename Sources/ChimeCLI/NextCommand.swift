@@ -158,7 +158,7 @@ public struct NextCommand: Equatable {
             return String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self) + "\n"
         }
         let repeating = repeats ? "repeating" : "once"
-        if let region {
+        if region != nil {
             return "The \(description) (\(repeating)) has no fire date: it fires when the device enters or leaves the region, "
                 + "\(repeats ? "each time" : "the first time"), whatever the clock says.\n"
         }

@@ -23,7 +23,7 @@ extension FuzzTarget {
         roundTrip(TenantSettingsBody.self), roundTrip(WebhookAddress.self), roundTrip(WebPushSettingsBody.self), roundTrip(NewAPIKey.self),
     ]
 
-    private static func roundTrip<Body: Codable & Equatable>(_: Body.Type) -> @Sendable (Data) -> Outcome {
+    private static func roundTrip<Body: Codable & Equatable & SendableMetatype>(_: Body.Type) -> @Sendable (Data) -> Outcome {
         { data in
             let body: Body
             do {

@@ -37,25 +37,25 @@ struct NotificationEngineLocationTests {
         // Fires are shown in the order they are made: each awaited fire is checked against everything
         // shown so far, so a fire that should not have happened before it would be in the list.
         func next() async -> String { await h.presenter.nextPresentation().notificationIdentifier }
-        func shown() async -> [String] { await h.presenter.presentations.map(\.notificationIdentifier) }
+        func shown() -> [String] { h.presenter.presentations.map(\.notificationIdentifier) }
 
         try await move(0)  // the first fix, inside: decides without an entry
         try await move(500)
         #expect(await next() == "leave")
-        #expect(await shown() == ["leave"], "leaving fires the exit trigger only, and the first fix fired nothing")
+        #expect(shown() == ["leave"], "leaving fires the exit trigger only, and the first fix fired nothing")
         for jitter in [140.0, 160, 120, 170] {  // within the cushion of the edge: still outside
             try await move(jitter, accuracy: 30)
         }
         try await move(20)
         #expect(await next() == "arrive")
-        #expect(await shown() == ["leave", "arrive"], "no flapping at the edge; entering fires the entry trigger")
+        #expect(shown() == ["leave", "arrive"], "no flapping at the edge; entering fires the entry trigger")
         #expect(try await h.center.pendingNotificationRequests().map(\.identifier) == ["leave"], "the one-shot entry left; the repeating exit stays")
         try await move(400)
         #expect(await next() == "leave")
         try await move(0)
         try await move(400)
         #expect(await next() == "leave")
-        #expect(await shown() == ["leave", "arrive", "leave", "leave"], "the repeating exit fires on every exit, the spent entry never again")
+        #expect(shown() == ["leave", "arrive", "leave", "leave"], "the repeating exit fires on every exit, the spent entry never again")
         let delivered = try await h.center.deliveredNotifications()
         #expect(Set(delivered.map(\.identifier)) == ["leave", "arrive"])
         let left = try await h.store.pendingRequests(appIdentifier: "com.example.app")
@@ -77,7 +77,7 @@ struct NotificationEngineLocationTests {
         try await h.engine.locationChanged(to: fix(5000, at: h.clock.now))  // into the new one
         await h.run(for: 1)
         #expect(await h.presenter.nextPresentation().notificationIdentifier == "office")
-        #expect(await h.presenter.presentations.count == 1, "no exit from the region the request no longer has")
+        #expect(h.presenter.presentations.count == 1, "no exit from the region the request no longer has")
     }
 
     /// A coarse fix cannot place the device inside; an invalid one changes nothing; a request replaced by
@@ -93,7 +93,7 @@ struct NotificationEngineLocationTests {
         try await h.engine.locationChanged(to: fix(0, accuracy: 10, at: h.clock.now))
         await h.run(for: 1)
         #expect(await h.presenter.nextPresentation().notificationIdentifier == "arrive")
-        #expect(await h.presenter.presentations.count == 1, "neither the coarse nor the invalid fix entered; the good one did")
+        #expect(h.presenter.presentations.count == 1, "neither the coarse nor the invalid fix entered; the good one did")
 
         let replacedAt = h.clock.now
         try await h.center.add(h.request("arrive", trigger: h.after(3600)))
@@ -104,6 +104,6 @@ struct NotificationEngineLocationTests {
         await h.run(until: replacedAt.addingTimeInterval(3600))
         let timed = await h.presenter.nextPresentation()
         #expect(timed.notificationIdentifier == "arrive" && timed.date == replacedAt.addingTimeInterval(3600), "the replacement fired at its own time")
-        #expect(await h.presenter.presentations.count == 2, "the crossings fired nothing")
+        #expect(h.presenter.presentations.count == 2, "the crossings fired nothing")
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Synchronization
 
 /// Which app a process is, for `UNUserNotificationCenter.current()` and the name CoreLocation asks GeoClue in.

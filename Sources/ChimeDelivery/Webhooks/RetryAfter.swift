@@ -1,4 +1,4 @@
-public import ChimeCore
+import ChimeCore
 public import Foundation
 
 /// A `Retry-After` field (RFC 9110 §10.2.3) as a pause in whole seconds: `delay-seconds` (`120`) or an

@@ -69,7 +69,7 @@ public actor LocationFeed {
         dirty = true
         if let checking { return await checking.value }
         let worker = Task {
-            while await self.takeDirty() { await self.checkOnce() }
+            while self.takeDirty() { await self.checkOnce() }
         }
         checking = worker
         await worker.value
