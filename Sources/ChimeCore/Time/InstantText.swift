@@ -82,7 +82,8 @@ public enum InstantText {
         guard hour <= 23, minute <= 59, second <= 59 else { throw fail("the time must be from 00:00:00 to 23:59:59") }
         let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-        let date = Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+        // From 2001, where a Date counts: the whole seconds exactly, then one rounding for the fraction.
+        let date = Date(timeIntervalSinceReferenceDate: TimeInterval(seconds - Self.referenceOffset) + fraction)
         guard supportedRange.contains(date) else { throw fail("it lies outside the years 0001–9999") }
         return date
     }
@@ -95,8 +96,15 @@ public enum InstantText {
     /// `date` as local time at `offset` seconds east of UTC: `2026-12-24T18:00:00+09:00`; an offset with
     /// seconds is written `-00:44:30`.
     public static func format(_ date: Date, offset: Int) -> String {
-        // Whole microseconds, so a Double's last bits never print as 0.999999.
-        let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) + Int64(offset) * 1_000_000
+        // The microsecond nearest the Date's own value: whole seconds and fraction split exactly where the
+        // Date counts from (2001), so no rounding of a large product moves the last digit, and a Double's
+        // last bits never print as 0.999999.
+        let reference = date.timeIntervalSinceReferenceDate
+        let whole = reference.rounded(.down)
+        var fractionMicros = Int64(((reference - whole) * 1_000_000).rounded())
+        var wholeSeconds = Int64(whole)
+        if fractionMicros == 1_000_000 { (wholeSeconds, fractionMicros) = (wholeSeconds + 1, 0) }
+        let micros = (wholeSeconds + Int64(Self.referenceOffset) + Int64(offset)) * 1_000_000 + fractionMicros
         let seconds = Int(floorDivide64(micros, 1_000_000))
         let fraction = Int(micros - Int64(seconds) * 1_000_000)
         let civil = CivilDate(daysSinceEpoch: floorDivide(seconds, 86_400))
@@ -114,6 +122,9 @@ public enum InstantText {
         if magnitude % 60 != 0 { text += ":" + pad(magnitude % 60, 2) }
         return text
     }
+
+    /// Seconds from 1970 to 2001, where `Date` counts from.
+    static let referenceOffset = 978_307_200
 
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
