@@ -45,13 +45,8 @@ public enum HTTPDate {
         let days = floorDivide(seconds, 86_400)
         let time = floorModulo(seconds, 86_400)
         let civil = CivilDate(daysSinceEpoch: days)
-        return "\(dayNames[CivilDate.weekday(daysSinceEpoch: days) - 1]), \(pad(civil.day, 2)) \(monthNames[civil.month - 1]) \(pad(civil.year, 4)) "
-            + "\(pad(time / 3600, 2)):\(pad(time / 60 % 60, 2)):\(pad(time % 60, 2)) GMT"
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return "\(dayNames[CivilDate.weekday(daysSinceEpoch: days) - 1]), \(InstantText.pad(civil.day, 2)) \(monthNames[civil.month - 1]) \(InstantText.pad(civil.year, 4)) "
+            + "\(InstantText.pad(time / 3600, 2)):\(InstantText.pad(time / 60 % 60, 2)):\(InstantText.pad(time % 60, 2)) GMT"
     }
 
     /// A cursor over the field's bytes; each reading step either takes what it expects or fails.

@@ -126,7 +126,8 @@ public enum InstantText {
     /// Seconds from 1970 to 2001, where `Date` counts from.
     static let referenceOffset = 978_307_200
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
+    /// `value` with leading zeros to `width` digits (HTTPDate writes its fields with it too).
+    static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
