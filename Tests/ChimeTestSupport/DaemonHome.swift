@@ -99,8 +99,11 @@ public struct RunningDaemon: Sendable {
         process.signal(SIGTERM)
         let status = await process.exitStatus()
         if status != 0 {
-            let tail = log.lines.suffix(20).joined(separator: "\n")
-            FileHandle.standardError.write(Data("chimed exited with status \(status) after SIGTERM; the end of its log:\n\(tail)\n".utf8))
+            // A crash's cause is at the top of its backtrace, above the thread dumps and the image list.
+            let lines = (try? await log.allLines(within: 5)) ?? log.lines
+            let crash = lines.firstIndex { $0.contains("Crash") || $0.contains("Fatal error") || $0.contains("💣") }
+            let shown = crash.map { lines[max(0, $0 - 10)..<min(lines.count, $0 + 60)] } ?? lines.suffix(20)
+            FileHandle.standardError.write(Data("chimed exited with status \(status) after SIGTERM; its log:\n\(shown.joined(separator: "\n"))\n".utf8))
         }
         return status
     }
