@@ -4,9 +4,10 @@ import ChimeStoreCoding
 import Foundation
 
 extension FuzzTarget {
-    /// The stores' records (`StoreRecord`: the binary form, and JSON blobs of older stores): damaged bytes
-    /// are a typed error, and a record that reads writes back to one that reads the same. The first byte
-    /// picks the kind: a pending request, a delivered notification, a response.
+    /// The stores' records (`StoreRecord`: the compact and wide binary forms, and JSON blobs of older
+    /// stores): damaged bytes are a typed error, and a record that reads writes back, in either form, to
+    /// one that reads the same. The first byte picks the kind: a pending request, a delivered
+    /// notification, a response.
     static let storeRecord = FuzzTarget("store-record", "the stores' records (StoreRecord: requests, delivered notifications, responses)") { bytes in
         guard let kind = bytes.first else { return .refused }
         let record = Array(bytes.dropFirst())
@@ -19,9 +20,12 @@ extension FuzzTarget {
 
     private static func roundTrip<Value: Codable & Equatable>(_ type: Value.Type, _ bytes: [UInt8]) -> Outcome {
         guard let value = try? StoreRecord.decode(type, from: bytes) else { return .refused }
-        guard let written = try? StoreRecord.encode(value) else { return .violated("a \(type) that was read could not be written") }
-        guard let again = try? StoreRecord.decode(type, from: written) else { return .violated("could not read the \(type) it wrote") }
-        return again == value ? .held : .violated("a \(type) read back differently")
+        for form in [StoreRecord.Form.compact, .wide] {
+            guard let written = try? StoreRecord.encode(value, form: form) else { return .violated("a \(type) that was read could not be written (\(form))") }
+            guard let again = try? StoreRecord.decode(type, from: written) else { return .violated("could not read the \(type) it wrote (\(form))") }
+            guard again == value else { return .violated("a \(type) read back differently (\(form))") }
+        }
+        return .held
     }
 
     /// Categories files (`chime categories set`, `PUT /v1/apps/{app}/categories`): what is read writes

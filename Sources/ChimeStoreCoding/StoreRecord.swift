@@ -4,18 +4,28 @@ import Foundation
 /// back: one codec, so that every store keeps the same bytes for the same value and reads what another
 /// wrote.
 ///
-/// Records are written in `StoreRecordFormat`, a binary form of what `Codable` produces. Blobs written as
-/// JSON — by the first versions of the SQLite store, or for a value whose `encode(to:)` the binary
-/// encoder cannot stream — are still read: a binary record starts with a byte no JSON text starts with.
+/// Records are written in one of the two forms of `StoreRecordFormat`: binary forms of what `Codable`
+/// produces, compact (what the SQLite store writes) or wide (what the PostgreSQL store writes). Every
+/// form is read back, and so are blobs written as JSON — by the first versions of the SQLite store, or for
+/// a value whose `encode(to:)` the binary encoder cannot stream: a binary record starts with a byte no
+/// JSON text starts with.
 ///
 /// ```swift
-/// let bytes = try StoreRecord.encode(request)
+/// let bytes = try StoreRecord.encode(request, form: .compact)
 /// let again = try StoreRecord.decode(NotificationRequest.self, from: bytes)
 /// ```
 public enum StoreRecord {
-    public static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
+    /// How a record is written.
+    public enum Form: Sendable {
+        /// Container sizes as varints, the keys of Chime's types as numbers: the smallest records.
+        case compact
+        /// Container sizes in 8 bytes, every key as text: what every version reads.
+        case wide
+    }
+
+    public static func encode<Value: Encodable>(_ value: Value, form: Form) throws -> [UInt8] {
         do {
-            return try StoreRecordEncoder.encode(value)
+            return try StoreRecordEncoder.encode(value, compact: form == .compact)
         } catch is StoreRecordEncoder.Unsupported {
             return Array(try JSONEncoder().encode(value))
         }
@@ -24,14 +34,14 @@ public enum StoreRecord {
     /// - Throws: `DecodingError` when the bytes are not a record of `type` (damaged, cut short, another
     ///   type's); never traps.
     public static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value {
-        if bytes.first == StoreRecordFormat.marker {
+        if isBinary(bytes) {
             return try StoreRecordDecoder.decode(type, from: bytes)
         }
         return try JSONDecoder().decode(type, from: Data(bytes))
     }
 
-    /// Whether the bytes are in the binary form (not a JSON blob of an older store).
+    /// Whether the bytes are in a binary form (not a JSON blob of an older store).
     public static func isBinary(_ bytes: [UInt8]) -> Bool {
-        bytes.first == StoreRecordFormat.marker
+        bytes.first == StoreRecordFormat.marker || bytes.first == StoreRecordFormat.compactMarker
     }
 }

@@ -14,7 +14,7 @@ import Foundation
 enum StoreRecordDecoder {
     static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value {
         let reader = StoreRecordReader(bytes)
-        guard bytes.first == StoreRecordFormat.marker, try reader.end(of: 1) == bytes.count else {
+        guard StoreRecord.isBinary(bytes), try reader.end(of: 1) == bytes.count else {
             throw reader.corrupted("not a store record, or one with bytes missing or left over")
         }
         return try reader.decode(type, at: 1, place: StoreRecordPlace(parent: nil, key: nil))
@@ -26,9 +26,12 @@ final class StoreRecordReader {
     typealias Tag = StoreRecordFormat.Tag
 
     let bytes: [UInt8]
+    /// Whether the record is in the compact form (varint sizes, known keys as numbers).
+    let compact: Bool
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
+        compact = bytes.first == StoreRecordFormat.compactMarker
     }
 
     func corrupted(at place: StoreRecordPlace, _ description: String) -> DecodingError {
@@ -78,9 +81,22 @@ final class StoreRecordReader {
 
     /// The header of the array or object at `offset`: where its content starts and ends, and its count.
     func container(at offset: Int) throws -> (start: Int, end: Int, count: Int) {
-        let length = try uint32(at: offset + 1)
-        let count = try uint32(at: offset + 5)
-        let start = offset + 1 + StoreRecordFormat.containerHeaderSize
+        let length: Int
+        let count: Int
+        let start: Int
+        if compact {
+            var position = offset + 1
+            let size = try varint(at: &position)
+            let number = try varint(at: &position)
+            guard size <= UInt64(bytes.count - position), number <= size else {
+                throw corrupted("a container in the store record is cut short, or counts more values than it holds")
+            }
+            (length, count, start) = (Int(size), Int(number), position)
+        } else {
+            length = try uint32(at: offset + 1)
+            count = try uint32(at: offset + 5)
+            start = offset + 1 + StoreRecordFormat.containerHeaderSize
+        }
         guard length <= bytes.count - start else { throw corrupted("a container in the store record is cut short") }
         // Every element takes at least a byte: a larger count is damage, not a reason to reserve memory.
         guard count <= length else { throw corrupted("a container in the store record counts more values than it holds") }
@@ -244,24 +260,68 @@ final class StoreRecordReader {
         members.reserveCapacity(count)
         var position = start
         for _ in 0..<count {
-            let key = try stringBytes(at: position)
-            members[try text(key, place: place)] = try jsonValue(at: key.upperBound, place: place)
-            position = try self.end(of: key.upperBound)
+            let key = try storedKey(at: position)
+            members[try text(of: key, place: place)] = try jsonValue(at: key.value, place: place)
+            position = try self.end(of: key.value)
             guard position <= end else { throw corrupted(at: place, "an object in the store record is cut short") }
         }
         return members
     }
 
-    /// Whether the key stored at `range` is `key`.
-    func key(_ range: Range<Int>, equals key: String) -> Bool {
+    /// The key of the object entry at `offset`, and where its value starts.
+    func storedKey(at offset: Int) throws -> StoredKey {
+        guard compact else {
+            let text = try stringBytes(at: offset)
+            return StoredKey(text: text, known: -1, value: text.upperBound)
+        }
+        var position = offset
+        let number = try varint(at: &position)
+        if number & 1 == 1 {
+            guard number >> 1 < UInt64(StoreRecordFormat.knownKeyNames.count) else { throw corrupted("an unknown key number in the store record") }
+            return StoredKey(text: position..<position, known: Int(number >> 1), value: position)
+        }
+        let length = number >> 1
+        guard length <= UInt64(bytes.count - position) else { throw corrupted("a key in the store record is cut short") }
+        let text = position..<(position + Int(length))
+        return StoredKey(text: text, known: -1, value: text.upperBound)
+    }
+
+    /// Whether the stored key is `key`.
+    func key(_ stored: StoredKey, equals key: String) -> Bool {
+        if stored.known >= 0 { return StoreRecordFormat.knownKeyNames[stored.known] == key }
         var key = key
         return key.withUTF8 { utf8 in
-            guard utf8.count == range.count else { return false }
+            guard utf8.count == stored.text.count else { return false }
             return bytes.withUnsafeBufferPointer { buffer in
-                utf8.isEmpty || memcmp(buffer.baseAddress! + range.lowerBound, utf8.baseAddress!, utf8.count) == 0
+                utf8.isEmpty || memcmp(buffer.baseAddress! + stored.text.lowerBound, utf8.baseAddress!, utf8.count) == 0
             }
         }
     }
+
+    /// Whether the stored key is the known `key`; a number compared with a number in the compact form.
+    func key(_ stored: StoredKey, is key: StoreRecordKnownKey) -> Bool {
+        if stored.known >= 0 { return stored.known == key.rawValue }
+        return self.key(stored, equals: key.name)
+    }
+
+    /// The stored key's text.
+    func text(of stored: StoredKey, place: StoreRecordPlace) throws -> String {
+        if stored.known >= 0 { return StoreRecordFormat.knownKeyNames[stored.known] }
+        return try text(stored.text, place: place)
+    }
+}
+
+/// An object's key as a record holds it: its text's place in the record, or a known key's number.
+struct StoredKey {
+    /// The key's UTF-8 text in the record; empty for a known key.
+    let text: Range<Int>
+    /// The key's number (`StoreRecordKnownKey`), or -1 for a key written as text.
+    let known: Int
+    /// Where the entry's value starts.
+    let value: Int
+
+    /// The key's length in UTF-8 bytes.
+    var count: Int { known >= 0 ? StoreRecordFormat.knownKeyLengths[known] : text.count }
 }
 
 /// The decoder for one value of the record.
@@ -306,8 +366,8 @@ struct StoreRecordSlotDecoder: Decoder {
 /// because types read their keys in the order they wrote them.
 final class StoreRecordObject {
     struct Entry {
-        let key: Range<Int>
-        let value: Int
+        let key: StoredKey
+        var value: Int { key.value }
     }
 
     let entries: [Entry]
@@ -320,11 +380,10 @@ final class StoreRecordObject {
         entries.reserveCapacity(count)
         var position = start
         for _ in 0..<count {
-            let key = try reader.stringBytes(at: position)
-            let value = key.upperBound
-            position = try reader.end(of: value)
+            let key = try reader.storedKey(at: position)
+            position = try reader.end(of: key.value)
             guard position <= end else { throw reader.corrupted("an object in the store record is cut short") }
-            entries.append(Entry(key: key, value: value))
+            entries.append(Entry(key: key))
         }
         guard position == end else { throw reader.corrupted("an object in the store record has bytes left over") }
         self.entries = entries
@@ -361,7 +420,7 @@ struct StoreRecordKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol 
 
     var allKeys: [Key] {
         object.entries.compactMap { entry in
-            (try? reader.text(entry.key, place: StoreRecordPlace(parent: path, key: nil))).flatMap { Key(stringValue: $0) }
+            (try? reader.text(of: entry.key, place: StoreRecordPlace(parent: path, key: nil))).flatMap { Key(stringValue: $0) }
         }
     }
 

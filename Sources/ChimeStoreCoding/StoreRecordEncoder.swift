@@ -11,14 +11,14 @@ import Foundation
 /// caller writes JSON instead, so any `Encodable` can be stored.
 ///
 /// ```swift
-/// let bytes = try StoreRecordEncoder.encode(request)   // [0xC1, 0x08, ...]
+/// let bytes = try StoreRecordEncoder.encode(request, compact: true)   // [0xC2, 0x08, ...]
 /// ```
 enum StoreRecordEncoder {
     /// The value encodes itself in a way this encoder does not stream; use another encoder.
     struct Unsupported: Error {}
 
-    static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
-        let writer = StoreRecordWriter()
+    static func encode<Value: Encodable>(_ value: Value, compact: Bool) throws -> [UInt8] {
+        let writer = StoreRecordWriter(compact: compact)
         let root = StoreRecordSlotEncoder(writer: writer, depth: 0, slot: writer.currentSlot, path: nil)
         try root.encodeValue(value)
         return try writer.finish()
@@ -36,7 +36,9 @@ final class StoreRecordWriter {
     // Unchecked exclusivity: every container and slot encoder shares this writer, so each access to a
     // stored property of the class would otherwise be checked at run time (about a third of the cost of
     // encoding a request). Only the synchronous `encode` uses a writer, and no access overlaps another.
-    @exclusivity(unchecked) private(set) var bytes: [UInt8] = [StoreRecordFormat.marker]
+    @exclusivity(unchecked) private(set) var bytes: [UInt8]
+    /// The compact form (varint sizes, known keys as numbers), or the wide one.
+    let compact: Bool
     /// The open containers, outermost first; a container's depth is its index here.
     @exclusivity(unchecked) private var frames: [Frame] = []
     private var lastID = 0
@@ -46,7 +48,9 @@ final class StoreRecordWriter {
     /// Set when the value asked for something that cannot be streamed; the result is then refused.
     private var unsupported = false
 
-    init() {
+    init(compact: Bool) {
+        self.compact = compact
+        bytes = [compact ? StoreRecordFormat.compactMarker : StoreRecordFormat.marker]
         bytes.reserveCapacity(512)
     }
 
@@ -93,13 +97,28 @@ final class StoreRecordWriter {
 
     private func closeInnermost() {
         let frame = frames.removeLast()
-        let contentStart = frame.headerOffset + 1 + StoreRecordFormat.containerHeaderSize
-        guard let length = UInt32(exactly: bytes.count - contentStart) else {
-            unsupported = true  // over 4 GiB: refused below
+        fillHeader(at: frame.headerOffset, count: Int(frame.count))
+    }
+
+    /// Writes the size of the container whose header is at `header`, now that its content is written.
+    /// The compact form puts two varints where the wide one's 8 bytes were reserved and moves the content
+    /// up to them: only containers still open, whose headers come earlier, have offsets to keep.
+    private func fillHeader(at header: Int, count: Int) {
+        let reserved = header + 1..<header + 1 + StoreRecordFormat.containerHeaderSize
+        guard let length = UInt32(exactly: bytes.count - reserved.upperBound), let count = UInt32(exactly: count) else {
+            unsupported = true  // over 4 GiB: refused by `finish`
             return
         }
-        put(length, at: frame.headerOffset + 1)
-        put(frame.count, at: frame.headerOffset + 5)
+        if compact {
+            var size: [UInt8] = []
+            size.reserveCapacity(10)
+            Self.appendVarint(UInt64(length), to: &size)
+            Self.appendVarint(UInt64(count), to: &size)
+            bytes.replaceSubrange(reserved, with: size)
+        } else {
+            put(length, at: reserved.lowerBound)
+            put(count, at: reserved.lowerBound + 4)
+        }
     }
 
     private func put(_ value: UInt32, at offset: Int) {
@@ -145,19 +164,41 @@ final class StoreRecordWriter {
 
     func write(_ value: String) {
         bytes.append(StoreRecordFormat.Tag.string.rawValue)
-        writeKey(value)
+        writeText(value, shift: 0)
     }
 
-    /// A string without its tag: an object's key.
+    /// An object's key: in the compact form a known key's number, or its text after an even varint.
     func writeKey(_ key: String) {
-        var key = key
-        key.withUTF8 { utf8 in
-            writeVarint(UInt64(utf8.count))
+        if compact, let known = StoreRecordFormat.knownKeyNumbers[key] {
+            writeVarint(UInt64(known) << 1 | 1)
+        } else {
+            writeText(key, shift: compact ? 1 : 0)
+        }
+    }
+
+    /// A key the writer names itself, without looking it up.
+    func writeKey(_ key: StoreRecordKnownKey) {
+        if compact {
+            writeVarint(UInt64(key.rawValue) << 1 | 1)
+        } else {
+            writeText(key.name, shift: 0)
+        }
+    }
+
+    /// Text without a tag: its UTF-8 byte count shifted left by `shift`, then the bytes.
+    private func writeText(_ text: String, shift: UInt64) {
+        var text = text
+        text.withUTF8 { utf8 in
+            writeVarint(UInt64(utf8.count) << shift)
             bytes.append(contentsOf: utf8)
         }
     }
 
     private func writeVarint(_ value: UInt64) {
+        Self.appendVarint(value, to: &bytes)
+    }
+
+    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -250,13 +291,7 @@ final class StoreRecordWriter {
     }
 
     func endInlineContainer(_ header: Int, count: Int) {
-        let contentStart = header + 1 + StoreRecordFormat.containerHeaderSize
-        guard let length = UInt32(exactly: bytes.count - contentStart), let count = UInt32(exactly: count) else {
-            unsupported = true  // over 4 GiB: refused by `finish`
-            return
-        }
-        put(length, at: header + 1)
-        put(count, at: header + 5)
+        fillHeader(at: header, count: count)
     }
 }
 

@@ -1,30 +1,40 @@
-/// The binary form in which the stores keep their records (requests, delivered
-/// notifications, apps, missed fires): what `Codable` produces, written as tagged values instead of JSON
-/// text.
+/// The binary forms in which the stores keep their records (requests, delivered notifications, apps,
+/// missed fires): what `Codable` produces, written as tagged values instead of JSON text.
 ///
 /// JSON through Foundation's coders costs tens of microseconds per request on Linux, paid on every add
-/// and every fire; this form is written and read by `StoreRecordEncoder` and `StoreRecordDecoder` without
-/// formatting or parsing text, several times faster. It keeps JSON's data model — keyed values are looked
-/// up by name, absent keys stay absent — so types decode the same values with the same rules, and a
-/// record written by an older version of a type decodes as it would from JSON.
+/// and every fire; these forms are written and read by `StoreRecordEncoder` and `StoreRecordDecoder`
+/// without formatting or parsing text, several times faster. They keep JSON's data model — keyed values
+/// are looked up by name, absent keys stay absent — so types decode the same values with the same rules,
+/// and a record written by an older version of a type decodes as it would from JSON.
 ///
-/// Layout (integers little-endian):
+/// Two forms share the value tags (integers little-endian):
 /// ```
-/// record  := 0xC1 value                         0xC1 never starts JSON text, so old JSON blobs stay readable
+/// record  := 0xC1 value | 0xC2 value            wide | compact; neither byte starts JSON text, so old
+///                                               JSON blobs stay readable
 /// value   := 0x00                               null
 ///          | 0x01 | 0x02                        false | true
 ///          | 0x03 varint                        signed integer, zigzag
 ///          | 0x04 varint                        unsigned integer
 ///          | 0x05 f64                           floating point, IEEE 754 bits
 ///          | 0x06 varint bytes                  string, UTF-8 byte count then bytes
-///          | 0x07 u32 u32 value*                array: byte length of the elements, element count
-///          | 0x08 u32 u32 (varint bytes value)* object: byte length of the entries, entry count;
-///                                               each entry a key (as a string, without tag) and a value
+///          | 0x07 size value*                   array
+///          | 0x08 size (key value)*             object
+/// wide:    size := u32 u32                      byte length of the entries, entry count
+///          key  := varint bytes                 the key's text
+/// compact: size := varint varint                byte length of the entries, entry count
+///          key  := varint                       n: odd, the known key n >> 1 (`StoreRecordKnownKey`); even,
+///                  [bytes]                      n >> 1 bytes of text follow
 /// ```
-/// The lengths let a reader step over a value it does not need without reading inside it.
+/// The lengths let a reader step over a value it does not need without reading inside it. The compact
+/// form is what the SQLite store writes: a typical reminder's record is less than half as long, because
+/// the keys of Chime's own types take a byte each instead of their names. The wide form is what earlier
+/// versions wrote, and what the PostgreSQL store still writes (nodes of one cluster may run different
+/// versions while it is upgraded); both are read everywhere.
 enum StoreRecordFormat {
-    /// The first byte of every binary record.
+    /// The first byte of every wide record.
     static let marker: UInt8 = 0xC1
+    /// The first byte of every compact record.
+    static let compactMarker: UInt8 = 0xC2
 
     enum Tag: UInt8 {
         case null = 0x00
@@ -51,8 +61,52 @@ enum StoreRecordFormat {
         }
     }
 
-    /// The size of an array's or object's header after its tag: byte length and count, 4 bytes each.
+    /// The size of an array's or object's header after its tag in the wide form: byte length and count,
+    /// 4 bytes each. The compact form writes varints in their place once the container is closed.
     static let containerHeaderSize = 8
+
+    /// Each known key's text, by number.
+    static let knownKeyNames: [String] = StoreRecordKnownKey.allCases.map { "\($0)" }
+
+    /// Each known key's number, by text.
+    static let knownKeyNumbers: [String: Int] = Dictionary(uniqueKeysWithValues: knownKeyNames.enumerated().map { ($1, $0) })
+
+    /// Each known key's length in UTF-8 bytes, by number.
+    static let knownKeyLengths: [Int] = knownKeyNames.map(\.utf8.count)
+}
+
+/// The keys the compact form writes as numbers (their case names are the keys): those of the records'
+/// own types, the first 64 in one byte. **Append only**: records on disk hold the numbers. A program
+/// refuses a number past its own list as damage, so a key appended here needs a new schema version of
+/// the stores that write the compact form, which keeps older programs from opening them.
+enum StoreRecordKnownKey: Int, CaseIterable {
+    // NotificationRequest
+    case identifier, content, trigger, misfirePolicy
+    // NotificationContent
+    case title, subtitle, body, badge, sound, attachments, userInfo, categoryIdentifier, threadIdentifier
+    case targetContentIdentifier, interruptionLevel, relevanceScore, filterCriteria, launchImageName, summaryArgument
+    case summaryArgumentCount
+    // LocalizableText
+    case key, arguments
+    // NotificationTrigger and its kinds
+    case type, timeInterval, repeats, dateComponents
+    // DateComponents, in Foundation's order
+    case era, year, month, day, hour, minute, second, nanosecond, weekday, weekdayOrdinal, quarter, weekOfMonth
+    case weekOfYear, yearForWeekOfYear, calendar, timeZone
+    // DeliveredNotification
+    case request, date, scheduledDate, isLate, actionsOverride
+    // NotificationSound
+    case kind, name, volume
+    // LocationTrigger
+    case latitude, longitude, radius, notifyOnEntry, notifyOnExit
+    // NotificationAttachment
+    case url, fileSize, options
+    // MissedFire
+    case requestIdentifier, firstMissedDate, lastMissedDate, count, outcome, detectedDate
+    // Two bytes from here on.
+    case dayOfYear, isLeapMonth
+
+    var name: String { StoreRecordFormat.knownKeyNames[rawValue] }
 }
 
 /// A coding key made from a string or an array index (whose string form is made only when asked for).

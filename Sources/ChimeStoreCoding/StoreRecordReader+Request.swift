@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Anything else is **declined** and left to `init(from:)`, which then reads it or throws its own error:
 /// a value of another tag than the one written (`init(from:)` converts numbers), a `null`, a key seen
-/// twice, a sound, attachments, a location or push trigger, date components with a calendar, a zone,
+/// twice, attachments, a location or push trigger, date components with a calendar, a zone,
 /// a day of the year, a leap month or a key Chime does not write, and any value the initializers refuse. `StoreRecordRequestCodingTests`
 /// compares the two readers on every request the writer tests make and on damaged records.
 extension StoreRecordReader {
@@ -29,16 +29,16 @@ extension StoreRecordReader {
         var trigger: NotificationTrigger?
         var misfirePolicy = MisfirePolicy.default
         try forEachEntry(ofObjectAt: offset) { key, value in
-            if self.key(key, equals: "identifier") {
+            if self.key(key, is: .identifier) {
                 identifier = try exactString(at: value)
                 return 1
-            } else if self.key(key, equals: "content") {
+            } else if self.key(key, is: .content) {
                 content = try readContent(at: value)
                 return 2
-            } else if self.key(key, equals: "trigger") {
+            } else if self.key(key, is: .trigger) {
                 trigger = try readTrigger(at: value)
                 return 3
-            } else if self.key(key, equals: "misfirePolicy") {
+            } else if self.key(key, is: .misfirePolicy) {
                 guard let policy = MisfirePolicy(rawValue: try exactString(at: value)) else { throw Declined() }
                 misfirePolicy = policy
                 return 4
@@ -53,52 +53,53 @@ extension StoreRecordReader {
         var content = NotificationContent()
         try forEachEntry(ofObjectAt: offset) { key, value in
             switch key.count {
-            case 4 where self.key(key, equals: "body"):
+            case 4 where self.key(key, is: .body):
                 content.body = try readText(at: value)
                 return 1
-            case 5 where self.key(key, equals: "title"):
+            case 5 where self.key(key, is: .title):
                 content.title = try readText(at: value)
                 return 2
-            case 5 where self.key(key, equals: "badge"):
+            case 5 where self.key(key, is: .badge):
                 content.badge = try exactInt(at: value)
                 return 3
-            case 5 where self.key(key, equals: "sound"):
-                throw Declined()
-            case 8 where self.key(key, equals: "subtitle"):
+            case 5 where self.key(key, is: .sound):
+                content.sound = try readSound(at: value)
+                return 16
+            case 8 where self.key(key, is: .subtitle):
                 content.subtitle = try readText(at: value)
                 return 4
-            case 8 where self.key(key, equals: "userInfo"):
+            case 8 where self.key(key, is: .userInfo):
                 content.userInfo = try exactObject(at: value)
                 return 5
-            case 11 where self.key(key, equals: "attachments"):
+            case 11 where self.key(key, is: .attachments):
                 guard try tag(at: value) == .array, try container(at: value).count == 0 else { throw Declined() }
                 return 6
-            case 18 where self.key(key, equals: "categoryIdentifier"):
+            case 18 where self.key(key, is: .categoryIdentifier):
                 content.categoryIdentifier = try exactString(at: value)
                 return 7
-            case 16 where self.key(key, equals: "threadIdentifier"):
+            case 16 where self.key(key, is: .threadIdentifier):
                 content.threadIdentifier = try exactString(at: value)
                 return 8
-            case 23 where self.key(key, equals: "targetContentIdentifier"):
+            case 23 where self.key(key, is: .targetContentIdentifier):
                 content.targetContentIdentifier = try exactString(at: value)
                 return 9
-            case 17 where self.key(key, equals: "interruptionLevel"):
+            case 17 where self.key(key, is: .interruptionLevel):
                 guard let level = InterruptionLevel(apnsName: try exactString(at: value)) else { throw Declined() }
                 content.interruptionLevel = level
                 return 10
-            case 14 where self.key(key, equals: "relevanceScore"):
+            case 14 where self.key(key, is: .relevanceScore):
                 content.relevanceScore = try exactDouble(at: value)
                 return 11
-            case 14 where self.key(key, equals: "filterCriteria"):
+            case 14 where self.key(key, is: .filterCriteria):
                 content.filterCriteria = try exactString(at: value)
                 return 12
-            case 15 where self.key(key, equals: "launchImageName"):
+            case 15 where self.key(key, is: .launchImageName):
                 content.launchImageName = try exactString(at: value)
                 return 13
-            case 15 where self.key(key, equals: "summaryArgument"):
+            case 15 where self.key(key, is: .summaryArgument):
                 content.summaryArgument = try exactString(at: value)
                 return 14
-            case 20 where self.key(key, equals: "summaryArgumentCount"):
+            case 20 where self.key(key, is: .summaryArgumentCount):
                 content.summaryArgumentCount = try exactInt(at: value)
                 return 15
             default:
@@ -108,16 +109,52 @@ extension StoreRecordReader {
         return content  // validated with the request
     }
 
+    /// A sound's kind, and the name and volume its kind takes (a missing volume is full volume, a
+    /// missing name is refused by the sound's initializer, as `init(from:)` refuses it).
+    private func readSound(at offset: Int) throws -> NotificationSound {
+        var kind: String?
+        var name = ""
+        var volume: Float = 1
+        try forEachEntry(ofObjectAt: offset) { key, value in
+            if self.key(key, is: .kind) {
+                kind = try exactString(at: value)
+                return 1
+            } else if self.key(key, is: .name) {
+                name = try exactString(at: value)
+                return 2
+            } else if self.key(key, is: .volume) {
+                guard try tag(at: value) == .double else { throw Declined() }
+                volume = try float(at: value, place: StoreRecordPlace(parent: nil, key: nil))
+                return 3
+            }
+            return 0
+        }
+        guard let kind else { throw Declined() }
+        do {
+            switch kind {
+            case "default": return try NotificationSound(.default)
+            case "defaultRingtone": return try NotificationSound(.defaultRingtone)
+            case "named": return try NotificationSound(.named(name))
+            case "ringtone": return try NotificationSound(.ringtone(name))
+            case "defaultCritical": return try NotificationSound(.defaultCritical(volume: volume))
+            case "criticalNamed": return try NotificationSound(.criticalNamed(name, volume: volume))
+            default: throw Declined()
+            }
+        } catch {
+            throw Declined()
+        }
+    }
+
     /// A string is a literal; an object a localized text with its key and optional arguments.
     private func readText(at offset: Int) throws -> LocalizableText {
         if try tag(at: offset) == .string { return .literal(try exactString(at: offset)) }
         var key: String?
         var arguments: [String] = []
         try forEachEntry(ofObjectAt: offset) { name, value in
-            if self.key(name, equals: "key") {
+            if self.key(name, is: .key) {
                 key = try exactString(at: value)
                 return 1
-            } else if self.key(name, equals: "arguments") {
+            } else if self.key(name, is: .arguments) {
                 guard try tag(at: value) == .array else { throw Declined() }
                 let (start, end, count) = try container(at: value)
                 var position = start
@@ -141,20 +178,20 @@ extension StoreRecordReader {
         var repeats: Bool?
         var components: DateComponents?
         try forEachEntry(ofObjectAt: offset) { key, value in
-            if self.key(key, equals: "type") {
+            if self.key(key, is: .type) {
                 kind = try exactString(at: value)
                 return 1
-            } else if self.key(key, equals: "timeInterval") {
+            } else if self.key(key, is: .timeInterval) {
                 interval = try exactDouble(at: value)
                 return 2
-            } else if self.key(key, equals: "repeats") {
+            } else if self.key(key, is: .repeats) {
                 switch try tag(at: value) {
                 case .true: repeats = true
                 case .false: repeats = false
                 default: throw Declined()
                 }
                 return 3
-            } else if self.key(key, equals: "dateComponents") {
+            } else if self.key(key, is: .dateComponents) {
                 components = try readComponents(at: value)
                 return 4
             }
@@ -180,20 +217,20 @@ extension StoreRecordReader {
         try forEachEntry(ofObjectAt: offset) { key, value in
             let number = try exactInt(at: value)
             switch key.count {
-            case 3 where self.key(key, equals: "era"): components.era = number; return 1
-            case 4 where self.key(key, equals: "year"): components.year = number; return 2
-            case 5 where self.key(key, equals: "month"): components.month = number; return 3
-            case 3 where self.key(key, equals: "day"): components.day = number; return 4
-            case 4 where self.key(key, equals: "hour"): components.hour = number; return 5
-            case 6 where self.key(key, equals: "minute"): components.minute = number; return 6
-            case 6 where self.key(key, equals: "second"): components.second = number; return 7
-            case 10 where self.key(key, equals: "nanosecond"): components.nanosecond = number; return 8
-            case 7 where self.key(key, equals: "weekday"): components.weekday = number; return 9
-            case 14 where self.key(key, equals: "weekdayOrdinal"): components.weekdayOrdinal = number; return 10
-            case 7 where self.key(key, equals: "quarter"): components.quarter = number; return 11
-            case 11 where self.key(key, equals: "weekOfMonth"): components.weekOfMonth = number; return 12
-            case 10 where self.key(key, equals: "weekOfYear"): components.weekOfYear = number; return 13
-            case 17 where self.key(key, equals: "yearForWeekOfYear"): components.yearForWeekOfYear = number; return 14
+            case 3 where self.key(key, is: .era): components.era = number; return 1
+            case 4 where self.key(key, is: .year): components.year = number; return 2
+            case 5 where self.key(key, is: .month): components.month = number; return 3
+            case 3 where self.key(key, is: .day): components.day = number; return 4
+            case 4 where self.key(key, is: .hour): components.hour = number; return 5
+            case 6 where self.key(key, is: .minute): components.minute = number; return 6
+            case 6 where self.key(key, is: .second): components.second = number; return 7
+            case 10 where self.key(key, is: .nanosecond): components.nanosecond = number; return 8
+            case 7 where self.key(key, is: .weekday): components.weekday = number; return 9
+            case 14 where self.key(key, is: .weekdayOrdinal): components.weekdayOrdinal = number; return 10
+            case 7 where self.key(key, is: .quarter): components.quarter = number; return 11
+            case 11 where self.key(key, is: .weekOfMonth): components.weekOfMonth = number; return 12
+            case 10 where self.key(key, is: .weekOfYear): components.weekOfYear = number; return 13
+            case 17 where self.key(key, is: .yearForWeekOfYear): components.yearForWeekOfYear = number; return 14
             default: throw Declined()
             }
         }
@@ -205,19 +242,19 @@ extension StoreRecordReader {
     /// Calls `body` with each entry's key and value offset; `body` returns the key's field number
     /// (1–63), or 0 for a key it does not know. A field seen twice declines (the writers never repeat a
     /// key, and `init(from:)` would take the first where this would take the last).
-    private func forEachEntry(ofObjectAt offset: Int, _ body: (Range<Int>, Int) throws -> Int) throws {
+    private func forEachEntry(ofObjectAt offset: Int, _ body: (StoredKey, Int) throws -> Int) throws {
         guard try tag(at: offset) == .object else { throw Declined() }
         let (start, end, count) = try container(at: offset)
         var seen: UInt64 = 0
         var position = start
         for _ in 0..<count {
-            let key = try stringBytes(at: position)
-            let field = try body(key, key.upperBound)
+            let key = try storedKey(at: position)
+            let field = try body(key, key.value)
             if field != 0 {
                 guard seen & (1 << field) == 0 else { throw Declined() }
                 seen |= 1 << field
             }
-            position = try self.end(of: key.upperBound)
+            position = try self.end(of: key.value)
             guard position <= end else { throw Declined() }
         }
         guard position == end else { throw Declined() }

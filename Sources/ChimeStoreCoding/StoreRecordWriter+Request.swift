@@ -10,28 +10,36 @@ import Foundation
 /// values absent when `nil`), `NotificationTrigger`'s flat object with its `type` first, and Foundation's
 /// `DateComponents` keys. `StoreRecordRequestCodingTests` compares the two byte for byte.
 ///
-/// It covers the forms nearly every request takes. A request with a sound, attachments, a location or
-/// push trigger, or date components with a calendar, a zone, a day of the year or a leap month is left to
+/// In the compact form it also leaves out what `init(from:)` takes for an absent key — an empty subtitle,
+/// no user info, the `active` level, a relevance of 0, the default misfire policy and the like — which is
+/// most of a typical request's fields: those records are checked by reading them back through
+/// `init(from:)` instead.
+///
+/// It covers the forms nearly every request takes. A request with attachments, a location or push
+/// trigger, or date components with a calendar, a zone, a day of the year or a leap month is left to
 /// `encode(to:)`: `writeDirectly` then writes nothing and returns `false`.
 extension StoreRecordWriter {
     func writeDirectly(_ request: NotificationRequest) -> Bool {
         let content = request.content
-        guard content.sound == nil, content.attachments.isEmpty, Self.isWrittenDirectly(request.trigger) else { return false }
+        guard content.attachments.isEmpty, Self.isWrittenDirectly(request.trigger) else { return false }
 
         let object = beginInlineContainer(.object)
         var count = 2
-        writeKey("identifier")
+        writeKey(.identifier)
         write(request.identifier)
-        writeKey("content")
+        writeKey(.content)
         write(content)
         if let trigger = request.trigger {
-            writeKey("trigger")
+            writeKey(.trigger)
             write(trigger)
             count += 1
         }
-        writeKey("misfirePolicy")
-        write(request.misfirePolicy.rawValue)
-        endInlineContainer(object, count: count + 1)
+        if !compact || request.misfirePolicy != .default {
+            writeKey(.misfirePolicy)
+            write(request.misfirePolicy.rawValue)
+            count += 1
+        }
+        endInlineContainer(object, count: count)
         return true
     }
 
@@ -48,27 +56,61 @@ extension StoreRecordWriter {
     private func write(_ content: NotificationContent) {
         let object = beginInlineContainer(.object)
         var count = 0
-        func entry(_ key: String, _ write: () -> Void) {
+        /// Writes the entry, unless the compact form leaves it out because it holds the default.
+        func entry(_ key: StoreRecordKnownKey, isDefault: Bool = false, _ write: () -> Void) {
+            if compact && isDefault { return }
             writeKey(key)
             write()
             count += 1
         }
-        entry("title") { write(content.title) }
-        entry("subtitle") { write(content.subtitle) }
-        entry("body") { write(content.body) }
-        if let badge = content.badge { entry("badge") { writeSigned(Int64(badge)) } }
-        entry("attachments") { endInlineContainer(beginInlineContainer(.array), count: 0) }
-        entry("userInfo") { write(content.userInfo) }
-        entry("categoryIdentifier") { write(content.categoryIdentifier) }
-        entry("threadIdentifier") { write(content.threadIdentifier) }
-        if let target = content.targetContentIdentifier { entry("targetContentIdentifier") { write(target) } }
-        entry("interruptionLevel") { write(content.interruptionLevel.apnsName) }
-        entry("relevanceScore") { write(content.relevanceScore) }
-        if let criteria = content.filterCriteria { entry("filterCriteria") { write(criteria) } }
-        entry("launchImageName") { write(content.launchImageName) }
-        entry("summaryArgument") { write(content.summaryArgument) }
-        entry("summaryArgumentCount") { writeSigned(Int64(content.summaryArgumentCount)) }
+        entry(.title, isDefault: content.title == .empty) { write(content.title) }
+        entry(.subtitle, isDefault: content.subtitle == .empty) { write(content.subtitle) }
+        entry(.body, isDefault: content.body == .empty) { write(content.body) }
+        if let badge = content.badge { entry(.badge) { writeSigned(Int64(badge)) } }
+        if let sound = content.sound { entry(.sound) { write(sound) } }
+        entry(.attachments, isDefault: true) { endInlineContainer(beginInlineContainer(.array), count: 0) }
+        entry(.userInfo, isDefault: content.userInfo.isEmpty) { write(content.userInfo) }
+        entry(.categoryIdentifier, isDefault: content.categoryIdentifier.isEmpty) { write(content.categoryIdentifier) }
+        entry(.threadIdentifier, isDefault: content.threadIdentifier.isEmpty) { write(content.threadIdentifier) }
+        if let target = content.targetContentIdentifier { entry(.targetContentIdentifier) { write(target) } }
+        entry(.interruptionLevel, isDefault: content.interruptionLevel == .active) { write(content.interruptionLevel.apnsName) }
+        // -0.0 is written: it is not the 0 an absent key gives.
+        entry(.relevanceScore, isDefault: content.relevanceScore.bitPattern == 0) { write(content.relevanceScore) }
+        if let criteria = content.filterCriteria { entry(.filterCriteria) { write(criteria) } }
+        entry(.launchImageName, isDefault: content.launchImageName.isEmpty) { write(content.launchImageName) }
+        entry(.summaryArgument, isDefault: content.summaryArgument.isEmpty) { write(content.summaryArgument) }
+        entry(.summaryArgumentCount, isDefault: content.summaryArgumentCount == 0) { writeSigned(Int64(content.summaryArgumentCount)) }
         endInlineContainer(object, count: count)
+    }
+
+    /// Its kind's name, then the file name and the critical volume when it has them.
+    private func write(_ sound: NotificationSound) {
+        let object = beginInlineContainer(.object)
+        writeKey(.kind)
+        write(Self.kindName(sound.kind))
+        var count = 1
+        if let name = sound.name {
+            writeKey(.name)
+            write(name)
+            count += 1
+        }
+        if let volume = sound.volume {
+            writeKey(.volume)
+            write(Double(volume))  // as the encoder writes a Float
+            count += 1
+        }
+        endInlineContainer(object, count: count)
+    }
+
+    static func kindName(_ kind: NotificationSound.Kind) -> String {
+        switch kind {
+        case .default: "default"
+        case .defaultRingtone: "defaultRingtone"
+        case .named: "named"
+        case .ringtone: "ringtone"
+        case .defaultCritical: "defaultCritical"
+        case .criticalNamed: "criticalNamed"
+        }
     }
 
     /// A literal is a string; a localized text an object with its key and, when there are any, its
@@ -79,10 +121,10 @@ extension StoreRecordWriter {
             write(string)
         case .localized(let key, let arguments):
             let object = beginInlineContainer(.object)
-            writeKey("key")
+            writeKey(.key)
             write(key)
             if !arguments.isEmpty {
-                writeKey("arguments")
+                writeKey(.arguments)
                 let array = beginInlineContainer(.array)
                 for argument in arguments { write(argument) }
                 endInlineContainer(array, count: arguments.count)
@@ -96,19 +138,19 @@ extension StoreRecordWriter {
         let object = beginInlineContainer(.object)
         switch trigger {
         case .timeInterval(let trigger):
-            writeKey("type")
+            writeKey(.type)
             write("timeInterval")
-            writeKey("timeInterval")
+            writeKey(.timeInterval)
             write(trigger.timeInterval)
-            writeKey("repeats")
+            writeKey(.repeats)
             write(trigger.repeats)
             endInlineContainer(object, count: 3)
         case .calendar(let trigger):
-            writeKey("type")
+            writeKey(.type)
             write("calendar")
-            writeKey("dateComponents")
+            writeKey(.dateComponents)
             write(trigger.dateComponents)
-            writeKey("repeats")
+            writeKey(.repeats)
             write(trigger.repeats)
             endInlineContainer(object, count: 3)
         case .location, .push:
@@ -120,26 +162,26 @@ extension StoreRecordWriter {
     private func write(_ components: DateComponents) {
         let object = beginInlineContainer(.object)
         var count = 0
-        func field(_ key: String, _ value: Int?) {
+        func field(_ key: StoreRecordKnownKey, _ value: Int?) {
             guard let value else { return }
             writeKey(key)
             writeSigned(Int64(value))
             count += 1
         }
-        field("era", components.era)
-        field("year", components.year)
-        field("month", components.month)
-        field("day", components.day)
-        field("hour", components.hour)
-        field("minute", components.minute)
-        field("second", components.second)
-        field("nanosecond", components.nanosecond)
-        field("weekday", components.weekday)
-        field("weekdayOrdinal", components.weekdayOrdinal)
-        field("quarter", components.quarter)
-        field("weekOfMonth", components.weekOfMonth)
-        field("weekOfYear", components.weekOfYear)
-        field("yearForWeekOfYear", components.yearForWeekOfYear)
+        field(.era, components.era)
+        field(.year, components.year)
+        field(.month, components.month)
+        field(.day, components.day)
+        field(.hour, components.hour)
+        field(.minute, components.minute)
+        field(.second, components.second)
+        field(.nanosecond, components.nanosecond)
+        field(.weekday, components.weekday)
+        field(.weekdayOrdinal, components.weekdayOrdinal)
+        field(.quarter, components.quarter)
+        field(.weekOfMonth, components.weekOfMonth)
+        field(.weekOfYear, components.weekOfYear)
+        field(.yearForWeekOfYear, components.yearForWeekOfYear)
         endInlineContainer(object, count: count)
     }
 }

@@ -33,7 +33,7 @@ struct PendingRows {
         rows = try requests.map { recipient, pending in
             Row(
                 tenant: tenant, recipient: recipient, app: pending.appIdentifier, request: pending.request.identifier, added: pending.addedDate,
-                next: pending.nextFireDate, floating: pending.request.hasFloatingCalendarTrigger, record: try StoreRecord.encode(pending.request))
+                next: pending.nextFireDate, floating: pending.request.hasFloatingCalendarTrigger, record: try StoreRecord.encode(pending.request, form: .compact))
         }
     }
 

@@ -5,7 +5,8 @@ import Foundation
 
 /// What writing and reading one request's store record costs, written and read directly (what every add
 /// and fire does) beside the same record through the request's `encode(to:)` and `init(from:)` (what
-/// they did before), in the same run. Two requests: a typical reminder (title, body, a calendar trigger)
+/// they did before), in the same run; in the compact form the SQLite store writes, and the direct path
+/// again in the wide form the PostgreSQL store writes. Two requests: a typical reminder (title, body, a calendar trigger)
 /// and one of the burst's (a title, a time-interval trigger). Beside them, a server-mode fire's event
 /// (`RecipientDeliveredEvent`) written by hand and by `WireFormat`'s `JSONEncoder`.
 struct RecordCodingBenchmark {
@@ -27,6 +28,9 @@ struct RecordCodingBenchmark {
         var encodeCodableNanoseconds: Double
         var decodeDirectNanoseconds: Double
         var decodeCodableNanoseconds: Double
+        var wideRecordBytes: Int
+        var encodeWideDirectNanoseconds: Double
+        var decodeWideDirectNanoseconds: Double
     }
 
     struct EventFigures: Encodable {
@@ -65,16 +69,21 @@ struct RecordCodingBenchmark {
     }
 
     func measure(_ name: String, _ request: NotificationRequest) throws -> Figures {
-        let record = try StoreRecord.encode(request)
-        guard try StoreRecord.encode(ThroughCodable(request)) == record,
-            try StoreRecord.decode(ThroughCodable.self, from: record).request == request, try StoreRecord.decode(NotificationRequest.self, from: record) == request
+        let record = try StoreRecord.encode(request, form: .compact)
+        let wide = try StoreRecord.encode(request, form: .wide)
+        guard try StoreRecord.encode(ThroughCodable(request), form: .wide) == wide,
+            try StoreRecord.decode(ThroughCodable.self, from: record).request == request, try StoreRecord.decode(NotificationRequest.self, from: record) == request,
+            try StoreRecord.decode(NotificationRequest.self, from: wide) == request
         else { throw BenchmarkFailure("the two paths disagree on \(name)") }
         return Figures(
             request: name, recordBytes: record.count,
-            encodeDirectNanoseconds: try fastest { _ = try StoreRecord.encode(request) },
-            encodeCodableNanoseconds: try fastest { _ = try StoreRecord.encode(ThroughCodable(request)) },
+            encodeDirectNanoseconds: try fastest { _ = try StoreRecord.encode(request, form: .compact) },
+            encodeCodableNanoseconds: try fastest { _ = try StoreRecord.encode(ThroughCodable(request), form: .compact) },
             decodeDirectNanoseconds: try fastest { _ = try StoreRecord.decode(NotificationRequest.self, from: record) },
-            decodeCodableNanoseconds: try fastest { _ = try StoreRecord.decode(ThroughCodable.self, from: record) })
+            decodeCodableNanoseconds: try fastest { _ = try StoreRecord.decode(ThroughCodable.self, from: record) },
+            wideRecordBytes: wide.count,
+            encodeWideDirectNanoseconds: try fastest { _ = try StoreRecord.encode(request, form: .wide) },
+            decodeWideDirectNanoseconds: try fastest { _ = try StoreRecord.decode(NotificationRequest.self, from: wide) })
     }
 
     /// Nanoseconds per call in the fastest of `rounds` rounds of `requests` calls.

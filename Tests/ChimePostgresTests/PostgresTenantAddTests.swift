@@ -47,7 +47,7 @@ struct PostgresTenantAddTests {
         let tenant = try await Self.freshTenant("race")
         let data = PostgresTenantData(database: database, tenant: tenant)
         let first = try F.pending("tea", at: 60)
-        let firstRecord = try StoreRecord.encode(first.request)
+        let firstRecord = try StoreRecord.encode(first.request, form: .wide)
 
         let (inserted, insertedSignal) = AsyncStream<Void>.makeStream()
         let release = DispatchSemaphore(value: 0)

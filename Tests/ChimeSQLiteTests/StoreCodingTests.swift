@@ -91,8 +91,12 @@ struct StoreCodingTests {
             Issue.record("not a blob", sourceLocation: sourceLocation)
             return
         }
-        #expect(bytes.first == StoreRecordFormat.marker, "written in the binary form", sourceLocation: sourceLocation)
+        #expect(bytes.first == StoreRecordFormat.compactMarker, "written in the compact form", sourceLocation: sourceLocation)
         #expect(try StoreCoding.decode(Value.self, from: column) == value, sourceLocation: sourceLocation)
+        // The wide form, which earlier versions wrote and the PostgreSQL store writes, is read as well.
+        let wide = try StoreRecord.encode(value, form: .wide)
+        #expect(wide.first == StoreRecordFormat.marker, sourceLocation: sourceLocation)
+        #expect(try StoreCoding.decode(Value.self, from: .blob(wide)) == value, sourceLocation: sourceLocation)
     }
 
     @Test func recordsRoundTripInTheBinaryForm() throws {
@@ -121,15 +125,17 @@ struct StoreCodingTests {
             nil, true, false, 0, -1, .int(Int.max), .int(Int.min), 2.5, .double(2), .double(-0.0), .double(1e300), "",
             "text with \"quotes\" and ü", [], [1, "a", nil, [2.5]], [:], ["a": ["b": ["c": [true]]], "": 0],
         ]
-        for value in values {
-            let fromJSON = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
-            let fromRecord = try StoreRecordDecoder.decode(JSONValue.self, from: StoreRecordEncoder.encode(value))
-            #expect(fromRecord == fromJSON)
-            #expect(fromRecord == value)
+        for compact in [true, false] {
+            for value in values {
+                let fromJSON = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+                let fromRecord = try StoreRecordDecoder.decode(JSONValue.self, from: StoreRecordEncoder.encode(value, compact: compact))
+                #expect(fromRecord == fromJSON)
+                #expect(fromRecord == value)
+            }
+            // Numbers the JSON text cannot tell apart come back as JSON would give them.
+            #expect(try StoreRecordDecoder.decode(JSONValue.self, from: StoreRecordEncoder.encode(JSONValue.double(2), compact: compact)).intValue == 2)
+            #expect(try StoreRecordDecoder.decode(JSONValue.self, from: StoreRecordEncoder.encode(UInt64.max, compact: compact)).doubleValue == Double(UInt64.max))
         }
-        // Numbers the JSON text cannot tell apart come back as JSON would give them.
-        #expect(try StoreRecordDecoder.decode(JSONValue.self, from: StoreRecordEncoder.encode(JSONValue.double(2))).intValue == 2)
-        #expect(try StoreRecordDecoder.decode(JSONValue.self, from: StoreRecordEncoder.encode(UInt64.max)).doubleValue == Double(UInt64.max))
     }
 
     @Test func numbersKeepTheirValues() throws {
@@ -148,19 +154,20 @@ struct StoreCodingTests {
         struct Whole: Codable { var value: Double }
         struct AsInt: Codable, Equatable { var value: Int }
         struct AsUInt8: Codable { var value: UInt8 }
-        let bytes = try StoreRecordEncoder.encode(Whole(value: 42))
+        let bytes = try StoreRecordEncoder.encode(Whole(value: 42), compact: true)
         #expect(try StoreRecordDecoder.decode(AsInt.self, from: bytes) == AsInt(value: 42))
-        #expect(throws: DecodingError.self) { try StoreRecordDecoder.decode(AsInt.self, from: StoreRecordEncoder.encode(Whole(value: 0.5))) }
-        #expect(throws: DecodingError.self) { try StoreRecordDecoder.decode(AsUInt8.self, from: StoreRecordEncoder.encode(AsInt(value: 256))) }
-        #expect(throws: DecodingError.self) { try StoreRecordDecoder.decode(AsInt.self, from: StoreRecordEncoder.encode(["value": "1"])) }
+        #expect(throws: DecodingError.self) { try StoreRecordDecoder.decode(AsInt.self, from: StoreRecordEncoder.encode(Whole(value: 0.5), compact: true)) }
+        #expect(throws: DecodingError.self) { try StoreRecordDecoder.decode(AsUInt8.self, from: StoreRecordEncoder.encode(AsInt(value: 256), compact: true)) }
+        #expect(throws: DecodingError.self) { try StoreRecordDecoder.decode(AsInt.self, from: StoreRecordEncoder.encode(["value": "1"], compact: true)) }
     }
 
-    @Test func aDamagedRecordThrowsAndNeverTraps() throws {
-        guard case .blob(let bytes) = try StoreCoding.encode(try Self.app()) else { return }
+    @Test(arguments: [StoreRecord.Form.compact, .wide])
+    func aDamagedRecordThrowsAndNeverTraps(form: StoreRecord.Form) throws {
+        let bytes = try StoreRecord.encode(try Self.app(), form: form)
         for length in 0..<bytes.count {
             #expect(throws: (any Error).self) { try StoreRecordDecoder.decode(AppRecord.self, from: Array(bytes.prefix(length))) }
         }
-        guard case .blob(let request) = try StoreCoding.encode(try Self.richRequest()) else { return }
+        let request = try StoreRecord.encode(try Self.richRequest(), form: form)
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<2_000 {
             var damaged = bytes

@@ -34,21 +34,32 @@ struct StoreRecordRequestCodingTests {
     }
 
     static func isWrittenDirectly(_ request: NotificationRequest) -> Bool {
-        StoreRecordWriter().writeDirectly(request)
+        StoreRecordWriter(compact: false).writeDirectly(request)
     }
 
-    /// Whether the record is `encode(to:)`'s bytes and reads back as the request; records an issue if not.
+    /// Whether the wide record is `encode(to:)`'s bytes, the compact one reads back through `init(from:)`
+    /// (it leaves out fields at their defaults, which `encode(to:)` writes), and both read back as the
+    /// request; records an issue if not.
     @discardableResult
     func expectSameBytes(_ request: NotificationRequest, sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
-        let direct = try StoreRecord.encode(request)
-        let reference = try StoreRecordEncoder.encode(ThroughCodable(request: request))
-        guard direct == reference else {
-            let at = (0..<min(direct.count, reference.count)).first { direct[$0] != reference[$0] } ?? min(direct.count, reference.count)
-            Issue.record("\(request.identifier): the bytes differ from byte \(at) of \(reference.count): \(request)", sourceLocation: sourceLocation)
-            return false
+        for form in [StoreRecord.Form.compact, .wide] {
+            let direct = try StoreRecord.encode(request, form: form)
+            let reference = try StoreRecordEncoder.encode(ThroughCodable(request: request), compact: form == .compact)
+            if form == .compact {
+                guard Self.reference(direct) == request, direct.count <= reference.count else {
+                    Issue.record("\(request.identifier): the compact record does not read back through init(from:): \(request)", sourceLocation: sourceLocation)
+                    return false
+                }
+            } else if direct != reference {
+                let at = (0..<min(direct.count, reference.count)).first { direct[$0] != reference[$0] } ?? min(direct.count, reference.count)
+                Issue.record("\(request.identifier), \(form): the bytes differ from byte \(at) of \(reference.count): \(request)", sourceLocation: sourceLocation)
+                return false
+            }
+            #expect(try StoreRecord.decode(NotificationRequest.self, from: direct) == request, sourceLocation: sourceLocation)
+            #expect(
+                Self.isReadDirectly(direct) == Self.isWrittenDirectly(request), "\(request.identifier) is read as directly as it is written (\(form))",
+                sourceLocation: sourceLocation)
         }
-        #expect(try StoreRecord.decode(NotificationRequest.self, from: direct) == request, sourceLocation: sourceLocation)
-        #expect(Self.isReadDirectly(direct) == Self.isWrittenDirectly(request), "\(request.identifier) is read as directly as it is written", sourceLocation: sourceLocation)
         return true
     }
 
@@ -81,7 +92,16 @@ struct StoreRecordRequestCodingTests {
                             era: 1, year: 2027, month: 3, day: 1, hour: 23, minute: 59, second: 59, nanosecond: 999_999_999, weekday: 2, weekdayOrdinal: -1,
                             quarter: 1, weekOfMonth: 1, weekOfYear: 9, yearForWeekOfYear: 2027), repeats: false))),
         ]
-        for request in requests {
+        var sounds: [NotificationRequest] = []
+        for (index, sound) in [
+            NotificationSound.default, .defaultRingtone, try NotificationSound.named("bell.aiff"), try .ringtone("ring.caf"), .defaultCritical,
+            try .defaultCritical(volume: 0.3), try .criticalNamed("alarm.aiff", volume: 0), try .criticalNamed("alarm.aiff", volume: 0.7),
+        ].enumerated() {
+            var content = NotificationContent(title: "Ring \(index)")
+            content.sound = sound
+            sounds.append(try NotificationRequest(identifier: "sound-\(index)", content: content, trigger: nil))
+        }
+        for request in requests + sounds {
             #expect(Self.isWrittenDirectly(request), "\(request.identifier) takes the direct path")
             try expectSameBytes(request)
         }
@@ -92,8 +112,6 @@ struct StoreRecordRequestCodingTests {
         zoned.timeZone = TimeZone(identifier: "Asia/Seoul")
         var leap = DateComponents(month: 2, day: 1)
         leap.isLeapMonth = false
-        var sound = NotificationContent(title: "Ring")
-        sound.sound = .default
         var dayOfYear = DateComponents()
         dayOfYear.dayOfYear = 100
         let declined = [
@@ -101,7 +119,6 @@ struct StoreRecordRequestCodingTests {
             try NotificationRequest(identifier: "leap", content: NotificationContent(), trigger: .calendar(CalendarTrigger(dateMatching: leap, repeats: true))),
             try NotificationRequest(
                 identifier: "day-of-year", content: NotificationContent(), trigger: .calendar(CalendarTrigger(dateMatching: dayOfYear, repeats: true))),
-            try NotificationRequest(identifier: "sound", content: sound, trigger: nil),
             try NotificationRequest(identifier: "push", content: NotificationContent(), trigger: .push(PushTrigger())),
             try NotificationRequest(
                 identifier: "place", content: NotificationContent(),
@@ -121,7 +138,9 @@ struct StoreRecordRequestCodingTests {
         let delivered = try DeliveredNotification(
             request: request, date: Date(timeIntervalSinceReferenceDate: 800_000_000.5), scheduledDate: Date(timeIntervalSinceReferenceDate: 800_000_000),
             isLate: false)
-        #expect(try StoreRecord.decode(DeliveredNotification.self, from: StoreRecord.encode(delivered)) == delivered)
+        for form in [StoreRecord.Form.compact, .wide] {
+            #expect(try StoreRecord.decode(DeliveredNotification.self, from: StoreRecord.encode(delivered, form: form)) == delivered)
+        }
     }
 
     /// 10,000 random requests over every field the direct writer takes, each optional one present or not.
@@ -144,7 +163,8 @@ struct StoreRecordRequestCodingTests {
         var readDirectly = 0
         var refused = 0
         for index in 0..<20_000 {
-            var bytes = try StoreRecord.encode(try Self.randomRequest(index, &random))
+            // Both forms, in turn.
+            var bytes = try StoreRecord.encode(try Self.randomRequest(index, &random), form: index.isMultiple(of: 2) ? .compact : .wide)
             switch Int.random(in: 0...3, using: &random) {
             case 0:
                 for _ in 0...Int.random(in: 0...2, using: &random) {
@@ -189,6 +209,12 @@ struct StoreRecordRequestCodingTests {
         }
 
         var content = RandomRequestParts.content(relevanceScores: [0, -0.0, 0.5, 1, Double.random(in: 0...1, using: &random)], using: &random)
+        if Int.random(in: 0...3, using: &random) == 0 {
+            content.sound = [
+                NotificationSound.default, .defaultRingtone, try .named("s" + text()), try .ringtone("r" + text()), try .defaultCritical(volume: Float.random(in: 0...1, using: &random)),
+                try .criticalNamed("c" + text(), volume: Float.random(in: 0...1, using: &random)),
+            ].randomElement(using: &random)!
+        }
         if Bool.random(using: &random) {
             content.userInfo = Dictionary((0..<Int.random(in: 1...4, using: &random)).map { ("key\($0)", jsonValue(0)) }, uniquingKeysWith: { a, _ in a })
         }

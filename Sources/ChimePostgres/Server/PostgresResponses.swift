@@ -40,7 +40,7 @@ public struct PostgresResponses: Sendable {
             guard let row = rows.first else { return nil }
             let notification = try PostgresNotificationStore.decode(DeliveredNotification.self, row[0])
             let response = try respond(notification)
-            let record = try StoreRecord.encode(response)
+            let record = try StoreRecord.encode(response, form: PostgresNotificationStore.recordForm)
             guard let sequence = try db.query(
                 "INSERT INTO response (tenant, recipient, app_id, notification_id, date, record) VALUES ($1, $2, $3, $4, $5, $6) RETURNING sequence",
                 key + [.date(now), .bytes(record)]

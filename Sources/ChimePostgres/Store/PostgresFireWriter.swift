@@ -25,8 +25,8 @@ enum PostgresFireWriter {
         init(tenant: String, recipient: String, record: FireRecord) throws {
             key = Key(tenant: tenant, recipient: recipient, request: record.key)
             self.record = record
-            delivered = try record.delivered.map(StoreRecord.encode)
-            missed = try record.missed.map(StoreRecord.encode)
+            delivered = try record.delivered.map { try StoreRecord.encode($0, form: PostgresNotificationStore.recordForm) }
+            missed = try record.missed.map { try StoreRecord.encode($0, form: PostgresNotificationStore.recordForm) }
         }
     }
 
@@ -94,7 +94,7 @@ enum PostgresFireWriter {
             let scope: [PostgresValue] = [.text(key.tenant), .text(key.recipient)]
             var app = try PostgresNotificationStore.lockedApp(key.request.appIdentifier, scope: scope, in: db)
             app.badgeCount = badge
-            try db.query(PostgresNotificationStore.upsertApp, scope + [.text(key.request.appIdentifier), .bytes(try StoreRecord.encode(app))])
+            try db.query(PostgresNotificationStore.upsertApp, scope + [.text(key.request.appIdentifier), .bytes(try StoreRecord.encode(app, form: PostgresNotificationStore.recordForm))])
         }
         if !misses.isEmpty {
             let keys = misses.map(\.key)

@@ -72,7 +72,7 @@ extension PostgresNotificationStore {
     }
 
     public func updateDelivered(appIdentifier: String, _ notification: DeliveredNotification) async throws {
-        let arguments: [PostgresValue] = scope + [.text(appIdentifier), .text(notification.identifier), .bytes(try StoreRecord.encode(notification))]
+        let arguments: [PostgresValue] = scope + [.text(appIdentifier), .text(notification.identifier), .bytes(try StoreRecord.encode(notification, form: PostgresNotificationStore.recordForm))]
         try await database.transaction { db in
             try db.query("UPDATE delivered SET notification = $5 WHERE tenant = $1 AND recipient = $2 AND app_id = $3 AND notification_id = $4", arguments)
         }

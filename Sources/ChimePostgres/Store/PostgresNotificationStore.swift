@@ -68,11 +68,15 @@ public final class PostgresNotificationStore: NotificationStore {
     }
 
     public func saveApp(_ record: AppRecord) async throws {
-        let arguments: [PostgresValue] = scope + [.text(record.appIdentifier), .bytes(try StoreRecord.encode(record))]
+        let arguments: [PostgresValue] = scope + [.text(record.appIdentifier), .bytes(try StoreRecord.encode(record, form: PostgresNotificationStore.recordForm))]
         try await database.transaction { db in
             try db.query(Self.upsertApp, arguments)
         }
     }
+
+    /// The form records are written in: the wide one, which every version reads, because the nodes of a
+    /// cluster share the records and may run different versions while it is upgraded.
+    static let recordForm = StoreRecord.Form.wide
 
     static let upsertApp = """
         INSERT INTO app (tenant, recipient, app_id, record) VALUES ($1, $2, $3, $4)
@@ -85,7 +89,7 @@ public final class PostgresNotificationStore: NotificationStore {
         return try await database.transaction { db in
             var record = try Self.lockedApp(appIdentifier, scope: scope, in: db)
             try change(&record)
-            try db.query(Self.upsertApp, scope + [.text(appIdentifier), .bytes(try StoreRecord.encode(record))])
+            try db.query(Self.upsertApp, scope + [.text(appIdentifier), .bytes(try StoreRecord.encode(record, form: PostgresNotificationStore.recordForm))])
             return record
         }
     }
@@ -100,7 +104,7 @@ public final class PostgresNotificationStore: NotificationStore {
     static func lockedApp(_ appIdentifier: String, scope: [PostgresValue], in db: PostgresConnection) throws -> AppRecord {
         try db.query(
             "INSERT INTO app (tenant, recipient, app_id, record) VALUES ($1, $2, $3, $4) ON CONFLICT (tenant, recipient, app_id) DO NOTHING",
-            scope + [.text(appIdentifier), .bytes(try StoreRecord.encode(AppRecord(appIdentifier: appIdentifier)))])
+            scope + [.text(appIdentifier), .bytes(try StoreRecord.encode(AppRecord(appIdentifier: appIdentifier), form: PostgresNotificationStore.recordForm))])
         guard let row = try db.query("SELECT record FROM app WHERE tenant = $1 AND recipient = $2 AND app_id = $3 FOR UPDATE", scope + [.text(appIdentifier)]).first else {
             throw PostgresError.unexpectedResult("no app row after inserting it")
         }
@@ -359,7 +363,7 @@ struct PendingColumns {
         rows = try requests.map { tenant, recipient, pending in
             (
                 tenant, recipient, pending.appIdentifier, pending.request.identifier, pending.addedDate, pending.nextFireDate,
-                pending.request.hasFloatingCalendarTrigger, try StoreRecord.encode(pending.request)
+                pending.request.hasFloatingCalendarTrigger, try StoreRecord.encode(pending.request, form: PostgresNotificationStore.recordForm)
             )
         }
     }

@@ -1,7 +1,7 @@
 /// The SQLite schema of `SQLiteNotificationStore`, as migrations (the schema version is SQLite's
 /// `user_version`).
 ///
-/// Values are stored as JSON blobs, beside the columns queries need: the keys, the next fire date
+/// Values are stored as records (`StoreRecord`), beside the columns queries need: the keys, the next fire date
 /// (indexed, so the scheduler pages by it), the thread (with a count per thread beside), an ordering
 /// sequence.
 /// Dates are `Date.timeIntervalSinceReferenceDate` as `REAL`, which round-trips a `Date` exactly, so a
@@ -89,5 +89,10 @@ enum NotificationSchema {
                     quarantined REAL NOT NULL
                 );
                 """),
+        // Records are written in the compact form from here on (StoreRecordFormat), which programs before
+        // this version cannot read: the version keeps them from opening the store and setting every new
+        // record aside as damaged. Records already written stay in the wide form, which is still read,
+        // until they are written again.
+        SQLiteMigration(version: 5, name: "compact records") { _ throws(SQLiteError) in },
     ]
 }

@@ -3,13 +3,13 @@ import ChimeStoreCoding
 import Foundation
 
 /// How the SQLite store turns values into column values and back: records as blobs in the stores' shared
-/// record codec (`StoreRecord`), dates as `REAL` reference-date seconds.
+/// record codec (`StoreRecord`), in its compact form, dates as `REAL` reference-date seconds.
 enum StoreCoding {
     /// A row that does not have the shape the schema gives it: the file was changed behind the store's back.
     static let corruptRow = SQLiteError(.corrupt, "a row of the notification store has an unexpected shape")
 
     static func encode<Value: Encodable>(_ value: Value) throws -> SQLiteValue {
-        .blob(try StoreRecord.encode(value))
+        .blob(try StoreRecord.encode(value, form: .compact))
     }
 
     static func decode<Value: Decodable>(_ type: Value.Type, from column: SQLiteValue) throws -> Value {
