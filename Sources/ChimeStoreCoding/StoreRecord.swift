@@ -1,8 +1,7 @@
 import Foundation
 
 /// How stores turn records (apps, pending requests, delivered notifications, missed fires) into bytes and
-/// back: one codec, so that every store keeps the same bytes for the same value and reads what another
-/// wrote.
+/// back: one codec, so that every store reads what another wrote.
 ///
 /// Records are written in one of the two forms of `StoreRecordFormat`: binary forms of what `Codable`
 /// produces, compact (what the SQLite store writes) or wide (what the PostgreSQL store writes). Every

@@ -227,7 +227,12 @@ final class StoreRecordReader {
     // init(from:): which probes null, Bool, Int, Double, String, array, object in turn, each failed probe
     // costing an error.
 
-    func jsonValue(at offset: Int, place: StoreRecordPlace) throws -> JSONValue {
+    /// How deep a JSON value in a record may nest: past what any writer accepts (Foundation's JSON
+    /// reader stops at 512), so only damage reaches it, and well within the stack a reader's thread has
+    /// (a compact container costs three bytes, so a damaged record could otherwise nest thousands deep).
+    static let maximumJSONDepth = 1_024
+
+    func jsonValue(at offset: Int, place: StoreRecordPlace, depth: Int = 0) throws -> JSONValue {
         switch try tag(at: offset) {
         case .null: return .null
         case .false: return .bool(false)
@@ -238,30 +243,32 @@ final class StoreRecordReader {
             return .double(try double(at: offset, place: place))
         case .string: return .string(try string(at: offset, place: place))
         case .array:
+            guard depth < Self.maximumJSONDepth else { throw corrupted(at: place, "a value in the store record nests too deep") }
             let (start, end, count) = try container(at: offset)
             var elements: [JSONValue] = []
             elements.reserveCapacity(count)
             var position = start
             for _ in 0..<count {
-                elements.append(try jsonValue(at: position, place: place))
+                elements.append(try jsonValue(at: position, place: place, depth: depth + 1))
                 position = try self.end(of: position)
                 guard position <= end else { throw corrupted(at: place, "an array in the store record is cut short") }
             }
             return .array(elements)
-        case .object: return .object(try jsonObject(at: offset, place: place))
+        case .object: return .object(try jsonObject(at: offset, place: place, depth: depth))
         }
     }
 
-    func jsonObject(at offset: Int, place: StoreRecordPlace) throws -> [String: JSONValue] {
+    func jsonObject(at offset: Int, place: StoreRecordPlace, depth: Int = 0) throws -> [String: JSONValue] {
         let tag = try tag(at: offset)
         guard tag == .object else { throw mismatch([String: JSONValue].self, at: place, found: tag) }
+        guard depth < Self.maximumJSONDepth else { throw corrupted(at: place, "a value in the store record nests too deep") }
         let (start, end, count) = try container(at: offset)
         var members: [String: JSONValue] = [:]
         members.reserveCapacity(count)
         var position = start
         for _ in 0..<count {
             let key = try storedKey(at: position)
-            members[try text(of: key, place: place)] = try jsonValue(at: key.value, place: place)
+            members[try text(of: key, place: place)] = try jsonValue(at: key.value, place: place, depth: depth + 1)
             position = try self.end(of: key.value)
             guard position <= end else { throw corrupted(at: place, "an object in the store record is cut short") }
         }

@@ -4,7 +4,8 @@ import Foundation
 /// Writes an `Encodable` value in `StoreRecordFormat`, straight into one byte buffer.
 ///
 /// Values are written as they are encoded, without building a tree first: a container's header is written
-/// when the container is opened and its length filled in when it is closed, which happens as soon as an
+/// when the container is opened and its size filled in when it is closed (in the compact form, varints
+/// replace the header's reserved bytes and the content moves up to them), which happens as soon as an
 /// enclosing container takes its next entry (or at the end). That is the order every synthesized and
 /// hand-written `encode(to:)` in Chime follows. An encoding that writes to a container after a later one
 /// was started, or uses `superEncoder`, cannot be streamed: `encode` then throws `Unsupported` and the
@@ -110,11 +111,14 @@ final class StoreRecordWriter {
             return
         }
         if compact {
-            var size: [UInt8] = []
-            size.reserveCapacity(10)
-            Self.appendVarint(UInt64(length), to: &size)
-            Self.appendVarint(UInt64(count), to: &size)
-            bytes.replaceSubrange(reserved, with: size)
+            let needed = Self.varintLength(UInt64(length)) + Self.varintLength(UInt64(count))
+            if needed < reserved.count {
+                bytes.removeSubrange(reserved.lowerBound + needed..<reserved.upperBound)
+            } else if needed > reserved.count {
+                bytes.insert(contentsOf: repeatElement(0, count: needed - reserved.count), at: reserved.upperBound)
+            }
+            let afterLength = Self.putVarint(UInt64(length), in: &bytes, at: reserved.lowerBound)
+            _ = Self.putVarint(UInt64(count), in: &bytes, at: afterLength)
         } else {
             put(length, at: reserved.lowerBound)
             put(count, at: reserved.lowerBound + 4)
@@ -181,7 +185,9 @@ final class StoreRecordWriter {
         if compact {
             writeVarint(UInt64(key.rawValue) << 1 | 1)
         } else {
-            writeText(key.name, shift: 0)
+            let utf8 = StoreRecordFormat.knownKeyUTF8[key.rawValue]
+            writeVarint(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
         }
     }
 
@@ -196,6 +202,29 @@ final class StoreRecordWriter {
 
     private func writeVarint(_ value: UInt64) {
         Self.appendVarint(value, to: &bytes)
+    }
+
+    private static func varintLength(_ value: UInt64) -> Int {
+        var value = value
+        var length = 1
+        while value >= 0x80 {
+            value >>= 7
+            length += 1
+        }
+        return length
+    }
+
+    /// Writes `value` over the bytes at `offset`; returns the offset after it.
+    private static func putVarint(_ value: UInt64, in bytes: inout [UInt8], at offset: Int) -> Int {
+        var value = value
+        var at = offset
+        while value >= 0x80 {
+            bytes[at] = UInt8(truncatingIfNeeded: value) | 0x80
+            value >>= 7
+            at += 1
+        }
+        bytes[at] = UInt8(value)
+        return at + 1
     }
 
     private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {

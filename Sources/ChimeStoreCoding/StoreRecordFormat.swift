@@ -65,18 +65,37 @@ enum StoreRecordFormat {
     /// 4 bytes each. The compact form writes varints in their place once the container is closed.
     static let containerHeaderSize = 8
 
-    /// Each known key's text, by number.
-    static let knownKeyNames: [String] = StoreRecordKnownKey.allCases.map { "\($0)" }
+    /// Each known key's text, by number: what records hold, spelled out rather than taken from the case
+    /// names by reflection (a test checks that the two agree).
+    static let knownKeyNames: [String] = [
+        "identifier", "content", "trigger", "misfirePolicy",
+        "title", "subtitle", "body", "badge", "sound", "attachments", "userInfo", "categoryIdentifier", "threadIdentifier",
+        "targetContentIdentifier", "interruptionLevel", "relevanceScore", "filterCriteria", "launchImageName", "summaryArgument",
+        "summaryArgumentCount",
+        "key", "arguments",
+        "type", "timeInterval", "repeats", "dateComponents",
+        "era", "year", "month", "day", "hour", "minute", "second", "nanosecond", "weekday", "weekdayOrdinal", "quarter", "weekOfMonth",
+        "weekOfYear", "yearForWeekOfYear", "calendar", "timeZone",
+        "request", "date", "scheduledDate", "isLate", "actionsOverride",
+        "kind", "name", "volume",
+        "latitude", "longitude", "radius", "notifyOnEntry", "notifyOnExit",
+        "url", "fileSize", "options",
+        "requestIdentifier", "firstMissedDate", "lastMissedDate", "count", "outcome", "detectedDate",
+        "dayOfYear", "isLeapMonth",
+    ]
 
     /// Each known key's number, by text.
     static let knownKeyNumbers: [String: Int] = Dictionary(uniqueKeysWithValues: knownKeyNames.enumerated().map { ($1, $0) })
 
     /// Each known key's length in UTF-8 bytes, by number.
     static let knownKeyLengths: [Int] = knownKeyNames.map(\.utf8.count)
+
+    /// Each known key's UTF-8 bytes, by number: what the wide form writes for it.
+    static let knownKeyUTF8: [[UInt8]] = knownKeyNames.map { Array($0.utf8) }
 }
 
-/// The keys the compact form writes as numbers (their case names are the keys): those of the records'
-/// own types, the first 64 in one byte. **Append only**: records on disk hold the numbers. A program
+/// The keys the compact form writes as numbers (their case names are the keys, spelled out in
+/// `StoreRecordFormat.knownKeyNames`): those of the records' own types, the first 64 in one byte. **Append only**: records on disk hold the numbers. A program
 /// refuses a number past its own list as damage, so a key appended here needs a new schema version of
 /// the stores that write the compact form, which keeps older programs from opening them.
 enum StoreRecordKnownKey: Int, CaseIterable {

@@ -5,9 +5,10 @@ import Foundation
 ///
 /// Every fire reads the request it fires, and reading one through the `Decoder` protocols costs several
 /// microseconds of dynamic dispatch, a keyed container per object and a failed probe per localizable
-/// text. This reads the forms `StoreRecordWriter.writeDirectly` writes — and the same forms written by
-/// `encode(to:)` before it, which are the same bytes — with the rules of the `init(from:)`s: the same keys,
-/// the same defaults for absent keys, unknown keys passed over, and the same validating initializers.
+/// text. This reads the forms `StoreRecordWriter.writeDirectly` writes, in either record form — and the
+/// same forms written by `encode(to:)`, which in the wide form are the same bytes — with the rules of the
+/// `init(from:)`s: the same keys, the same defaults for absent keys, unknown keys passed over, and the
+/// same validating initializers.
 ///
 /// Anything else is **declined** and left to `init(from:)`, which then reads it or throws its own error:
 /// a value of another tag than the one written (`init(from:)` converts numbers), a `null`, a key seen

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Every add stores a request, and writing one through the `Encoder` protocols costs
 /// several microseconds of dynamic dispatch and generic metadata lookups — a sixth of a batch add's time
-/// in server mode (BENCHMARKS.md). This writes the same bytes as the `Codable` path, key for key in the
-/// same order: the synthesized `encode(to:)` of `NotificationRequest` and `NotificationContent` (optional
+/// in server mode (BENCHMARKS.md). In the wide form this writes the same bytes as the `Codable` path, key
+/// for key in the same order: the synthesized `encode(to:)` of `NotificationRequest` and `NotificationContent` (optional
 /// values absent when `nil`), `NotificationTrigger`'s flat object with its `type` first, and Foundation's
 /// `DateComponents` keys. `StoreRecordRequestCodingTests` compares the two byte for byte.
 ///

@@ -28,12 +28,13 @@ struct PendingRows {
         self.rows = rows
     }
 
-    /// The rows a store would write for these requests (encoded with the stores' codec).
+    /// The rows the PostgreSQL store would write for these requests (encoded with the stores' codec, in the
+    /// form that store writes).
     init(tenant: String, _ requests: [(recipient: String, pending: PendingRequest)]) throws {
         rows = try requests.map { recipient, pending in
             Row(
                 tenant: tenant, recipient: recipient, app: pending.appIdentifier, request: pending.request.identifier, added: pending.addedDate,
-                next: pending.nextFireDate, floating: pending.request.hasFloatingCalendarTrigger, record: try StoreRecord.encode(pending.request, form: .compact))
+                next: pending.nextFireDate, floating: pending.request.hasFloatingCalendarTrigger, record: try StoreRecord.encode(pending.request, form: PostgresNotificationStore.recordForm))
         }
     }
 

@@ -42,7 +42,7 @@ struct PostgresAddsBenchmark {
                 request: try NotificationRequest(identifier: "r\(index)", content: content, trigger: trigger),
                 addedDate: start, nextFireDate: start.addingTimeInterval(Double(index)))
         }
-        let encoded = try pending.map { try StoreRecord.encode($0.request, form: .wide) }
+        let encoded = try pending.map { try StoreRecord.encode($0.request, form: PostgresNotificationStore.recordForm) }
 
         var storeBest = Duration.seconds(1_000_000)
         var floorBest = Duration.seconds(1_000_000)

@@ -34,6 +34,8 @@ let usage = """
                      beside the same with nothing pending (needs --database and an empty pending table)
       records        one request's store record written and read directly, beside the same through its
                      encode(to:) and init(from:) (nanoseconds per request; --requests per round, default 200000)
+      store-size     --requests N (default 100,000) typical reminders (title, body, daily calendar trigger) in a
+                     fresh SQLite store: the file's bytes per reminder, split between the table and its indexes
       webhooks       --requests N (default 2,000) signed webhooks to a receiver on loopback that answers at once,
                      --clients at once (default 32), beside raw libcurl's keep-alive floor
       apns           --requests N (default 5,000) APNs requests over one HTTP/2 connection to a stand-in on
@@ -45,7 +47,7 @@ let usage = """
     Options:
       --cases N     cases (triggers) or writes (sqlite-writes) per round (default 100000 and 2000)
       --rounds N    timed rounds; the fastest counts (default 3, api-roundtrip 5; burst: add rates and raw floor)
-      --requests N  requests (burst: 100000, scale: 1000000, web-fanout: 1000)
+      --requests N  requests (burst: 100000, scale: 1000000, store-size: 100000, web-fanout: 1000)
       --single N    burst: single adds awaited one after another (default 10000)
       --tasks N     burst: tasks adding at once (default 64)
       --contend N   burst: N busy threads beside the engine for a second lateness run (and the loop's)
@@ -116,6 +118,10 @@ case "records":
     if let requests = options["--requests"] { benchmark.requests = requests }
     if let rounds = options["--rounds"] { benchmark.rounds = rounds }
     print(String(decoding: try encoder.encode(try benchmark.run()), as: UTF8.self))
+case "store-size":
+    var benchmark = StoreSizeBenchmark()
+    if let requests = options["--requests"] { benchmark.requests = requests }
+    print(String(decoding: try encoder.encode(try await benchmark.run()), as: UTF8.self))
 case "sqlite-writes":
     var benchmark = SQLiteWriteBenchmark()
     if let cases = options["--cases"] { benchmark.writesPerRound = cases }

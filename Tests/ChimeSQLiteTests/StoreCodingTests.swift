@@ -179,6 +179,59 @@ struct StoreCodingTests {
         }
     }
 
+    /// The compact form's key numbers stand for the names spelled out in the table, one per case, in the
+    /// order records on disk hold them.
+    @Test func theKnownKeysAreTheirCaseNamesInTheirOrder() {
+        #expect(StoreRecordKnownKey.allCases.map { "\($0)" } == StoreRecordFormat.knownKeyNames)
+        #expect(StoreRecordFormat.knownKeyNames.prefix(4) == ["identifier", "content", "trigger", "misfirePolicy"])
+        #expect(StoreRecordKnownKey.isLeapMonth.rawValue == 65, "keys are only appended")
+        #expect(Set(StoreRecordFormat.knownKeyNames).count == StoreRecordFormat.knownKeyNames.count)
+    }
+
+    /// A relevance of -0.0 is not the 0 an absent key gives: the compact record keeps its sign.
+    @Test func aNegativeZeroRelevanceKeepsItsSign() throws {
+        var content = NotificationContent(title: "t")
+        content.relevanceScore = -0.0
+        let request = try NotificationRequest(identifier: "z", content: content, trigger: nil)
+        for form in [StoreRecord.Form.compact, .wide] {
+            let read = try StoreRecord.decode(NotificationRequest.self, from: StoreRecord.encode(request, form: form))
+            #expect(read.content.relevanceScore.sign == .minus, "\(form)")
+        }
+    }
+
+    /// User info nests as deep as the API lets it, and a damaged record that nests deeper is refused
+    /// with an error, not by running out of stack.
+    @Test func deepUserInfoReadsBackAndDamageNestingDeeperIsRefused() throws {
+        var nested: JSONValue = "leaf"
+        for _ in 0..<500 { nested = .array([nested]) }
+        var content = NotificationContent(title: "deep")
+        content.userInfo = ["deep": nested]
+        let request = try NotificationRequest(identifier: "deep", content: content, trigger: nil)
+        #expect(try StoreRecord.decode(NotificationRequest.self, from: StoreRecord.encode(request, form: .compact)) == request)
+
+        // 100,000 arrays each holding the next, around a null; headers built from the inside out.
+        var headers: [[UInt8]] = []
+        var size = 1
+        for _ in 0..<100_000 {
+            let header = [StoreRecordFormat.Tag.array.rawValue] + Self.varint(UInt64(size)) + [1]
+            headers.append(header)
+            size += header.count
+        }
+        let bytes = [StoreRecordFormat.compactMarker] + headers.reversed().flatMap { $0 } + [StoreRecordFormat.Tag.null.rawValue]
+        #expect(bytes.count == size + 1)
+        #expect(throws: DecodingError.self) { try StoreRecord.decode(JSONValue.self, from: bytes) }
+    }
+
+    static func varint(_ value: UInt64) -> [UInt8] {
+        var value = value
+        var bytes: [UInt8] = []
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        return bytes + [UInt8(value)]
+    }
+
     /// Encodes through `superEncoder`, which the binary encoder does not stream.
     struct Inherited: Codable, Equatable {
         var name = "base"

@@ -10,6 +10,7 @@ NotificationContent's and NotificationRequest's init(from:) give an absent key; 
 filled in before comparing. Prints "ok <count>", or the first difference and exits 1.
 """
 import json
+import math
 import struct
 import sys
 
@@ -31,15 +32,35 @@ KNOWN_KEYS = [
     "dayOfYear", "isLeapMonth",
 ]
 
-CONTENT_DEFAULTS = {
-    "title": "", "subtitle": "", "body": "", "attachments": [], "userInfo": {}, "categoryIdentifier": "", "threadIdentifier": "",
-    "interruptionLevel": "active", "relevanceScore": 0, "launchImageName": "", "summaryArgument": "", "summaryArgumentCount": 0,
-}
-REQUEST_DEFAULTS = {"misfirePolicy": "deliverLate"}
-
 
 class Damaged(Exception):
     pass
+
+
+# Numbers keep their tag, so the comparison can check that each field has the one its type writes.
+class Signed(int):
+    pass
+
+
+class Unsigned(int):
+    pass
+
+
+class Double(float):
+    pass
+
+
+# Fields of Chime's types and the tag their values have (inside userInfo, any key may hold anything).
+DOUBLE_KEYS = {"relevanceScore", "timeInterval", "date", "scheduledDate", "volume", "latitude", "longitude", "radius",
+               "firstMissedDate", "lastMissedDate", "detectedDate"}
+SIGNED_KEYS = {"badge", "summaryArgumentCount", "era", "year", "month", "day", "hour", "minute", "second", "nanosecond", "weekday",
+               "weekdayOrdinal", "quarter", "weekOfMonth", "weekOfYear", "yearForWeekOfYear", "count"}
+
+CONTENT_DEFAULTS = {
+    "title": "", "subtitle": "", "body": "", "attachments": [], "userInfo": {}, "categoryIdentifier": "", "threadIdentifier": "",
+    "interruptionLevel": "active", "relevanceScore": Double(0), "launchImageName": "", "summaryArgument": "", "summaryArgumentCount": Signed(0),
+}
+REQUEST_DEFAULTS = {"misfirePolicy": "deliverLate"}
 
 
 class Reader:
@@ -97,11 +118,11 @@ class Reader:
             return tag == 0x02
         if tag == 0x03:
             z = self.varint()
-            return (z >> 1) ^ -(z & 1)
+            return Signed((z >> 1) ^ -(z & 1))
         if tag == 0x04:
-            return self.varint()
+            return Unsigned(self.varint())
         if tag == 0x05:
-            return struct.unpack("<d", self.take(8))[0]
+            return Double(struct.unpack("<d", self.take(8))[0])
         if tag == 0x06:
             return self.take(self.varint()).decode("utf-8")
         if tag in (0x07, 0x08):
@@ -113,6 +134,8 @@ class Reader:
                 items = {}
                 for _ in range(count):
                     k = self.key()
+                    if k in items:
+                        raise Damaged("the key %r twice in one object" % k)
                     items[k] = self.value()
             if self.at != end:
                 raise Damaged("a container's length does not match its content")
@@ -144,17 +167,30 @@ def as_float32(x):
     return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
-def same(a, b, key=None):
+def same_number(a, b):
+    """Equal values, and zeros of the same sign (JSON's "-0" is read as -0.0 below)."""
+    return a == b and (a != 0 or math.copysign(1, a) == math.copysign(1, b))
+
+
+def same(a, b, key=None, in_user_info=False):
+    """Whether `a`, read from a record, is `b`, read from JSON text."""
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        if key in FLOAT_KEYS:
+        if not in_user_info and key in DOUBLE_KEYS and not isinstance(a, Double):
+            return False
+        if not in_user_info and key in SIGNED_KEYS and not isinstance(a, Signed):
+            return False
+        if key in FLOAT_KEYS and not in_user_info:
             return as_float32(a) == as_float32(b) and as_float32(a) == a
-        return a == b
+        # JSONValue writes a whole double as the integer it is, so a user info -0.0 is 0 in JSON text
+        # (and reads back as the integer 0 from either).
+        return a == b if in_user_info else same_number(a, b)
     if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k], k) for k in a)
+        inside = in_user_info or key == "userInfo"
+        return a.keys() == b.keys() and all(same(a[k], b[k], k, inside) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same(x, y, key, in_user_info) for x, y in zip(a, b))
     return a == b
 
 
@@ -169,7 +205,7 @@ def main():
             if reader.at != len(data):
                 print("line %d: bytes left over after the record's value" % number)
                 sys.exit(1)
-            expected = json.loads(text)
+            expected = json.loads(text, parse_int=lambda digits: -0.0 if digits == "-0" else int(digits))
             if reader.compact:
                 read, expected = with_defaults(kind, read), with_defaults(kind, expected)
             if not same(read, expected):

@@ -101,7 +101,7 @@ public struct RunningDaemon: Sendable {
         if status != 0 {
             // A crash's cause is at the top of its backtrace, above the thread dumps and the image list.
             let lines = (try? await log.allLines(within: 5)) ?? log.lines
-            let crash = lines.firstIndex { $0.contains("Crash") || $0.contains("Fatal error") || $0.contains("💣") }
+            let crash = lines.firstIndex { $0.contains("Program crashed") || $0.contains("Fatal error") }
             let shown = crash.map { lines[max(0, $0 - 10)..<min(lines.count, $0 + 60)] } ?? lines.suffix(20)
             FileHandle.standardError.write(Data("chimed exited with status \(status) after SIGTERM; its log:\n\(shown.joined(separator: "\n"))\n".utf8))
         }

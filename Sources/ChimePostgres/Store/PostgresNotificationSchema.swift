@@ -2,7 +2,7 @@
 ///
 /// The tables of the SQLite store, with a `tenant` and a `recipient` first in every key: every row belongs
 /// to one recipient of one tenant (`""` for the tenant's own), and every statement of the store names both,
-/// so no call through one tenant's store reaches another's rows. Records are the stores' shared binary form (`StoreRecord`) in `bytea`; dates are
+/// so no call through one tenant's store reaches another's rows. Records are the stores' shared codec (`StoreRecord`, its wide form) in `bytea`; dates are
 /// `Date.timeIntervalSinceReferenceDate` as `double precision`, which round-trips a `Date` exactly; texts
 /// are `COLLATE "C"`, so they order by their UTF-8 bytes as identifiers do everywhere in Chime, whatever
 /// the database's own collation.

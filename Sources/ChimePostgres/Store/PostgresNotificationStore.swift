@@ -1,6 +1,6 @@
 import ChimeCore
 public import ChimeEngine
-import ChimeStoreCoding
+public import ChimeStoreCoding
 public import Foundation
 import Synchronization
 
@@ -10,7 +10,7 @@ import Synchronization
 /// Meets every `NotificationStore` requirement (checked by `StoreConformance`). Durability is
 /// PostgreSQL's: a call returns once its transaction committed. Every statement names the store's tenant,
 /// so a store opened for one tenant reads and writes that tenant's rows only. Records are kept in the
-/// same bytes as in the SQLite store (`StoreRecord`).
+/// stores' shared codec (`StoreRecord`), in its wide form (`recordForm`).
 ///
 /// Exactly once across nodes: `recordFires` locks the requests' rows (`FOR UPDATE`) and applies a record
 /// only while the request still has the fired date, so when two nodes record the same fire, one applies
@@ -76,7 +76,7 @@ public final class PostgresNotificationStore: NotificationStore {
 
     /// The form records are written in: the wide one, which every version reads, because the nodes of a
     /// cluster share the records and may run different versions while it is upgraded.
-    static let recordForm = StoreRecord.Form.wide
+    public static let recordForm = StoreRecord.Form.wide
 
     static let upsertApp = """
         INSERT INTO app (tenant, recipient, app_id, record) VALUES ($1, $2, $3, $4)

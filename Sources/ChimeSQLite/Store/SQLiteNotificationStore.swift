@@ -18,8 +18,8 @@ import Synchronization
 ///
 /// A file that is not a Chime database, is damaged, or has a newer schema is refused with an error and
 /// left untouched. The damage check (`PRAGMA quick_check`) reads the whole file, about 1.2 ms per MiB,
-/// and a store grows by about 0.6 KiB per pending request: by default it runs on opening only for files
-/// up to 64 MiB (some 100,000 requests), so that a large store does not delay the first fire by seconds.
+/// and a store grows by about 350 bytes per pending reminder: by default it runs on opening only for
+/// files up to 64 MiB (some 190,000 requests), so that a large store does not delay the first fire by seconds.
 /// Larger files get SQLite's own checks of every page a statement reads, and `checkIntegrity()` runs the
 /// full check whenever its time does not matter.
 public final class SQLiteNotificationStore: NotificationStore {
