@@ -227,9 +227,10 @@ final class StoreRecordReader {
     // init(from:): which probes null, Bool, Int, Double, String, array, object in turn, each failed probe
     // costing an error.
 
-    /// How deep a JSON value in a record may nest: past what any writer accepts (Foundation's JSON
-    /// reader stops at 512), so only damage reaches it, and well within the stack a reader's thread has
-    /// (a compact container costs three bytes, so a damaged record could otherwise nest thousands deep).
+    /// How deep a JSON value in a record may nest: twice what content takes (`userInfo` nests at most
+    /// `NotificationContent.maximumUserInfoDepth` levels, as deep as JSON readers go), so only damage
+    /// reaches it, and well within the stack a reader's thread has (a compact container costs three
+    /// bytes, so a damaged record could otherwise nest thousands deep).
     static let maximumJSONDepth = 1_024
 
     func jsonValue(at offset: Int, place: StoreRecordPlace, depth: Int = 0) throws -> JSONValue {

@@ -106,6 +106,21 @@ import Testing
         }
     }
 
+    /// User info nests as deep as JSON readers take it, and no deeper: what an app adds in its process
+    /// can be sent and stored.
+    @Test func userInfoNestsAsDeepAsJSONReadersTakeIt() throws {
+        func nested(_ levels: Int) -> JSONValue {
+            var value: JSONValue = "leaf"
+            for level in 0..<levels { value = level.isMultiple(of: 2) ? .array([value]) : .object(["k": value]) }
+            return value
+        }
+        // The key's value is the first level inside userInfo.
+        try NotificationContent(userInfo: ["key": nested(NotificationContent.maximumUserInfoDepth - 1)]).validate()
+        #expect(throws: ChimeError(.valueOutOfRange, field: "userInfo.key", "user info nests more than 512 arrays and objects deep")) {
+            try NotificationContent(userInfo: ["key": nested(NotificationContent.maximumUserInfoDepth)]).validate()
+        }
+    }
+
     @Test func roundTripsEveryPropertyThroughJSON() throws {
         let directory = try TemporaryDirectory()
         let url = try directory.write(AttachmentFixtures.gif, to: "anim.gif")

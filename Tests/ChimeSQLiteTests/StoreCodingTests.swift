@@ -199,27 +199,45 @@ struct StoreCodingTests {
         }
     }
 
-    /// User info nests as deep as the API lets it, and a damaged record that nests deeper is refused
-    /// with an error, not by running out of stack.
+    /// User info nests as deep as content allows, and a damaged record that nests deeper than the reader's
+    /// bound is refused with an error, not by running out of stack.
     @Test func deepUserInfoReadsBackAndDamageNestingDeeperIsRefused() throws {
         var nested: JSONValue = "leaf"
-        for _ in 0..<500 { nested = .array([nested]) }
+        for level in 0..<(NotificationContent.maximumUserInfoDepth - 1) { nested = level.isMultiple(of: 2) ? .array([nested]) : .object(["k": nested]) }
         var content = NotificationContent(title: "deep")
         content.userInfo = ["deep": nested]
         let request = try NotificationRequest(identifier: "deep", content: content, trigger: nil)
         #expect(try StoreRecord.decode(NotificationRequest.self, from: StoreRecord.encode(request, form: .compact)) == request)
 
-        // 100,000 arrays each holding the next, around a null; headers built from the inside out.
-        var headers: [[UInt8]] = []
-        var size = 1
-        for _ in 0..<100_000 {
-            let header = [StoreRecordFormat.Tag.array.rawValue] + Self.varint(UInt64(size)) + [1]
-            headers.append(header)
-            size += header.count
+        let bound = StoreRecordReader.maximumJSONDepth
+        for objects in [false, true] {
+            #expect(try StoreRecord.decode(JSONValue.self, from: Self.nestedRecord(levels: bound, objects: objects)) != .null)
+            for levels in [bound + 1, 100_000] {
+                let error = #expect(throws: DecodingError.self) {
+                    try StoreRecord.decode(JSONValue.self, from: Self.nestedRecord(levels: levels, objects: objects))
+                }
+                guard case .dataCorrupted(let context)? = error else {
+                    Issue.record("\(levels) levels: \(String(describing: error))")
+                    continue
+                }
+                #expect(context.debugDescription.contains("nests too deep"), "\(levels) levels: \(context.debugDescription)")
+            }
         }
-        let bytes = [StoreRecordFormat.compactMarker] + headers.reversed().flatMap { $0 } + [StoreRecordFormat.Tag.null.rawValue]
-        #expect(bytes.count == size + 1)
-        #expect(throws: DecodingError.self) { try StoreRecord.decode(JSONValue.self, from: bytes) }
+    }
+
+    /// A compact record of `levels` arrays (or objects, under the key "k") each holding the next, around
+    /// a null; built from the inside out, as each header holds the size of all it contains.
+    static func nestedRecord(levels: Int, objects: Bool) -> [UInt8] {
+        let key: [UInt8] = objects ? [1 << 1, UInt8(ascii: "k")] : []
+        let tag = objects ? StoreRecordFormat.Tag.object : .array
+        var pieces: [[UInt8]] = []
+        var size = 1
+        for _ in 0..<levels {
+            let piece = [tag.rawValue] + varint(UInt64(size + key.count)) + [1] + key
+            pieces.append(piece)
+            size += piece.count
+        }
+        return [StoreRecordFormat.compactMarker] + pieces.reversed().flatMap { $0 } + [StoreRecordFormat.Tag.null.rawValue]
     }
 
     static func varint(_ value: UInt64) -> [UInt8] {

@@ -7,7 +7,9 @@ delivered notification, which holds a request) or other. Written independently o
 format's description: the two markers, the value tags, wide and compact container sizes, and the
 compact form's key numbers. A compact request record may leave out fields at the defaults
 NotificationContent's and NotificationRequest's init(from:) give an absent key; those defaults are
-filled in before comparing. Prints "ok <count>", or the first difference and exits 1.
+filled in before comparing. Beyond equal values, each numeric field of Chime's types must carry the tag
+its type writes (a double, a signed integer), a zero its sign, a Float field a value a Float holds, and
+no object a key twice. Prints "ok <count>", or the first difference and exits 1.
 """
 import json
 import math
@@ -54,7 +56,7 @@ class Double(float):
 DOUBLE_KEYS = {"relevanceScore", "timeInterval", "date", "scheduledDate", "volume", "latitude", "longitude", "radius",
                "firstMissedDate", "lastMissedDate", "detectedDate"}
 SIGNED_KEYS = {"badge", "summaryArgumentCount", "era", "year", "month", "day", "hour", "minute", "second", "nanosecond", "weekday",
-               "weekdayOrdinal", "quarter", "weekOfMonth", "weekOfYear", "yearForWeekOfYear", "count"}
+               "weekdayOrdinal", "quarter", "weekOfMonth", "weekOfYear", "yearForWeekOfYear", "count", "fileSize", "badgeCount"}
 
 CONTENT_DEFAULTS = {
     "title": "", "subtitle": "", "body": "", "attachments": [], "userInfo": {}, "categoryIdentifier": "", "threadIdentifier": "",

@@ -83,8 +83,9 @@ public struct NotificationContent: Sendable, Hashable {
     /// Sounds and attachments are valid by construction and are not checked again.
     ///
     /// - Throws: `ChimeError.badgeInputInvalid` for a negative badge; `ChimeError.valueOutOfRange` for a
-    ///   relevance score outside `0...1` or not finite, a negative summary argument count, or a number in
-    ///   `userInfo` that JSON cannot hold (`nan`, infinity); `ChimeError.invalidIdentifier` for a
+    ///   relevance score outside `0...1` or not finite, a negative summary argument count, a number in
+    ///   `userInfo` that JSON cannot hold (`nan`, infinity), or `userInfo` nesting deeper than
+    ///   `maximumUserInfoDepth`; `ChimeError.invalidIdentifier` for a
     ///   localized title, subtitle or body with an empty key, or two attachments with one identifier.
     public func validate() throws(ChimeError) {
         for (field, text) in [("title", title), ("subtitle", subtitle), ("body", body)] where text.key?.isEmpty == true {
@@ -103,18 +104,33 @@ public struct NotificationContent: Sendable, Hashable {
         for attachment in attachments where !identifiers.insert(attachment.identifier).inserted {
             throw ChimeError(.invalidIdentifier, field: "attachments", "two attachments share an identifier")
         }
-        for (key, value) in userInfo where !Self.hasOnlyFiniteNumbers(value) {
-            throw ChimeError(.valueOutOfRange, field: "userInfo.\(key)", "JSON numbers must be finite")
+        for (key, value) in userInfo {
+            try Self.checkUserInfo(value, field: "userInfo.\(key)", depth: 1)
         }
     }
 
-    private static func hasOnlyFiniteNumbers(_ value: JSONValue) -> Bool {
+    /// How many arrays and objects deep `userInfo` may nest: as deep as JSON readers take it (Foundation's
+    /// stops at 512), so that what an app adds in its own process can also be sent as JSON, and the store
+    /// reads back every record it wrote.
+    public static let maximumUserInfoDepth = 512
+
+    private static func checkUserInfo(_ value: JSONValue, field: String, depth: Int) throws(ChimeError) {
         switch value {
-        case .double(let number): number.isFinite
-        case .array(let elements): elements.allSatisfy(hasOnlyFiniteNumbers)
-        case .object(let members): members.values.allSatisfy(hasOnlyFiniteNumbers)
-        case .null, .bool, .int, .string: true
+        case .double(let number):
+            guard number.isFinite else { throw ChimeError(.valueOutOfRange, field: field, "JSON numbers must be finite") }
+        case .array(let elements):
+            guard depth < maximumUserInfoDepth else { throw tooDeep(field) }
+            for element in elements { try checkUserInfo(element, field: field, depth: depth + 1) }
+        case .object(let members):
+            guard depth < maximumUserInfoDepth else { throw tooDeep(field) }
+            for member in members.values { try checkUserInfo(member, field: field, depth: depth + 1) }
+        case .null, .bool, .int, .string:
+            break
         }
+    }
+
+    private static func tooDeep(_ field: String) -> ChimeError {
+        ChimeError(.valueOutOfRange, field: field, "user info nests more than \(maximumUserInfoDepth) arrays and objects deep")
     }
 }
 
