@@ -309,7 +309,8 @@ final class StoreRecordReader {
     /// Whether the stored key is the known `key`; a number compared with a number in the compact form.
     func key(_ stored: StoredKey, is key: StoreRecordKnownKey) -> Bool {
         if stored.known >= 0 { return stored.known == key.rawValue }
-        return self.key(stored, equals: key.name)
+        let utf8 = StoreRecordFormat.knownKeyUTF8[key.rawValue]
+        return utf8.count == stored.text.count && bytes[stored.text].elementsEqual(utf8)
     }
 
     /// The stored key's text.
@@ -329,7 +330,7 @@ struct StoredKey {
     let value: Int
 
     /// The key's length in UTF-8 bytes.
-    var count: Int { known >= 0 ? StoreRecordFormat.knownKeyLengths[known] : text.count }
+    var count: Int { known >= 0 ? StoreRecordFormat.knownKeyUTF8[known].count : text.count }
 }
 
 /// The decoder for one value of the record.

@@ -87,10 +87,8 @@ enum StoreRecordFormat {
     /// Each known key's number, by text.
     static let knownKeyNumbers: [String: Int] = Dictionary(uniqueKeysWithValues: knownKeyNames.enumerated().map { ($1, $0) })
 
-    /// Each known key's length in UTF-8 bytes, by number.
-    static let knownKeyLengths: [Int] = knownKeyNames.map(\.utf8.count)
-
-    /// Each known key's UTF-8 bytes, by number: what the wide form writes for it.
+    /// Each known key's UTF-8 bytes, by number: what the wide form writes for it, and what a key written
+    /// as text is compared with.
     static let knownKeyUTF8: [[UInt8]] = knownKeyNames.map { Array($0.utf8) }
 }
 

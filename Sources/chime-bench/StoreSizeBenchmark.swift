@@ -56,7 +56,7 @@ struct StoreSizeBenchmark {
         progress.note("adding \(requests) reminders in batches of \(batchSize)", force: true)
         for first in stride(from: 0, to: requests, by: batchSize) {
             try await center.add(contentsOf: (first..<min(first + batchSize, requests)).map(Self.reminder))
-            progress.note("added \(first + batchSize)")
+            progress.note("added \(min(first + batchSize, requests))")
         }
         await store.close()
 
