@@ -51,6 +51,11 @@ public struct TenantService: Sendable {
             guard item.request.content.attachments.isEmpty else {
                 throw APIError(.invalidParameters, field: "notifications.\(index).request.content.attachments", "server mode takes no attachments")
             }
+            if case .location = item.request.trigger {
+                throw APIError(
+                    .invalidParameters, field: "notifications.\(index).request.trigger",
+                    "server mode has no device positions: a location trigger would never fire")
+            }
             // Within one batch a later request would replace an earlier one with the same key: refused, so
             // that what the answer lists is what is stored.
             guard seen.insert(item.recipient + "\u{0}" + item.app + "\u{0}" + item.request.identifier).inserted else {

@@ -38,7 +38,11 @@ public protocol CLLocationManagerDelegate: AnyObject {
 }
 
 extension CLLocationManagerDelegate {
-    public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {}
+    /// By default the older callback, as on iOS 14 and later: a delegate written for earlier systems still
+    /// hears each change there, and one that implements this hears it here only, once.
+    public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
+        locationManager(manager, didChangeAuthorization: manager.authorizationStatus)
+    }
     public func locationManager(_ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus) {}
     public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {}
 }
@@ -58,8 +62,8 @@ extension CLLocationManagerDelegate {
 /// (GeoClue does not tell foreground from background: `requestAlwaysAuthorization` gives
 /// `.authorizedAlways`); refused, `.denied`; without GeoClue location services are off, and the status is
 /// `.denied` as on iOS with location services disabled. The answer holds for the process, as on iOS until
-/// the user changes it; the delegate hears of it on the main queue (through both the iOS 14 method and the
-/// older one), and once right after the manager is made, as iOS 14 and later do.
+/// the user changes it; the delegate hears of it on the main queue (through the iOS 14 method, or the older
+/// one where a delegate has only that), and once right after the manager is made, as iOS 14 and later do.
 // @unchecked Sendable: the delegate is behind a lock; everything else is immutable or process-wide behind one.
 open class CLLocationManager: NSObject, @unchecked Sendable {
     private struct Shared {
@@ -144,7 +148,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
         guard proceed else { return }
         Task.detached {
             // GeoClue's Start waits for its agent's prompt: the user has two minutes to answer.
-            let source = GeoClueLocationSource(bus: bus, desktopID: AppIdentity.current(), timeout: .seconds(120)) { _ in }
+            let source = GeoClueLocationSource(bus: bus, desktopID: AppIdentity.current()) { _ in }
             let answer = await source.start()
             await source.stop()
             // Refused, or not installed (location services off): denied. Installed but not answering: not
@@ -174,9 +178,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     }
 
     private func tellDelegate() {
-        guard let delegate else { return }
-        delegate.locationManagerDidChangeAuthorization(self)
-        delegate.locationManager(self, didChangeAuthorization: authorizationStatus)
+        delegate?.locationManagerDidChangeAuthorization(self)
     }
 }
 #endif

@@ -58,12 +58,14 @@ struct RegionMonitoringTests {
     }
 
     /// A walk towards a 150 m region and out again, with fixes placed by the judge: the first fix decides
-    /// where the device is without a crossing; an entry needs the fix's accuracy circle inside the region, an
-    /// exit needs it outside; fixes jittering across the boundary in between change nothing.
+    /// where the device is by its centre, without a crossing; an entry needs the fix within the radius by
+    /// the cushion (its accuracy, at least 15 m here, at most 75 m), an exit beyond it by as much; fixes
+    /// jittering across the boundary in between change nothing; a fix coarser than 600 m decides nothing.
     @Test func aWalkInAndOutCrossesOnceEachWay() async throws {
         let region = try CircularRegion(latitude: 37.5665, longitude: 126.978, radius: 150, identifier: "office")
         // (metres from the centre, accuracy, the state after it)
         let walk: [(Double, Double, RegionState)] = [
+            (0, 601, .unknown),  // too coarse to decide anything, even first
             (400, 20, .outside),  // the first fix: outside, no crossing
             (200, 20, .outside),
             (140, 20, .outside),  // inside the circle, but not by the cushion: not yet an entry
@@ -72,10 +74,12 @@ struct RegionMonitoringTests {
             (170.01, 20, .outside),  // 150 + 20: left
             (135.01, 5, .outside),  // a better fix: the cushion is then a tenth of the radius (15 m)
             (134.99, 5, .inside),
-            (0, 500, .inside),  // too coarse to decide either way: stays
-            (600, 500, .inside),
-            (650.01, 500, .outside),  // 150 + 500: a coarse fix can place the device outside
-            (0, 151, .outside),  // but never inside, however central
+            (0, 500, .inside),  // coarse: the cushion is half the radius (75 m)
+            (224.99, 500, .inside),
+            (225.01, 500, .outside),  // 150 + 75: left
+            (75.01, 500, .outside),
+            (74.99, 160, .inside),  // coarser than the region, but near its centre: entered
+            (2000, 601, .inside),  // too coarse: stays
         ]
         let lines = walk.enumerated().map { index, step in "\(region.latitude) \(region.longitude) \(Double(index * 37 % 360)) \(step.0)" }
         let points = try await judge("direct", lines)
@@ -88,8 +92,23 @@ struct RegionMonitoringTests {
             events.append(region.event(from: state, to: next))
             state = next
         }
-        #expect(events.compactMap(\.self) == [.entry, .exit, .entry, .exit])
-        #expect(events.firstIndex { $0 != nil } == 3, "the first fix decided without a crossing")
+        #expect(events.compactMap(\.self) == [.entry, .exit, .entry, .exit, .entry])
+        #expect(events.firstIndex { $0 != nil } == 4, "the first fix decided without a crossing")
+    }
+
+    /// The first usable fix decides by its centre alone, whatever its accuracy up to four radii; the
+    /// cushion of a large region stops at 50 m, so a 10 km region is entered 50 m inside its edge with a
+    /// precise fix, not a kilometre.
+    @Test func theFirstFixAndLargeRegions() throws {
+        let region = try CircularRegion(latitude: 0, longitude: 0, radius: 150, identifier: "office")
+        let metre = 1 / 110_574.389  // degrees of latitude at the equator, per metre
+        #expect(region.state(after: LocationFix(latitude: 149 * metre, longitude: 0, accuracy: 400, timestamp: Date()), from: .unknown) == .inside)
+        #expect(region.state(after: LocationFix(latitude: 151 * metre, longitude: 0, accuracy: 1, timestamp: Date()), from: .unknown) == .outside)
+        #expect(region.state(after: LocationFix(latitude: 0, longitude: 0, accuracy: 601, timestamp: Date()), from: .unknown) == .unknown)
+        let city = try CircularRegion(latitude: 0, longitude: 0, radius: 10_000, identifier: "city")
+        #expect(city.cushion(for: LocationFix(latitude: 0, longitude: 0, accuracy: 10, timestamp: Date())) == 50)
+        #expect(city.state(after: LocationFix(latitude: 9_949 * metre, longitude: 0, accuracy: 10, timestamp: Date()), from: .outside) == .inside)
+        #expect(city.state(after: LocationFix(latitude: 9_951 * metre, longitude: 0, accuracy: 10, timestamp: Date()), from: .outside) == .outside)
     }
 
     @Test func theFlagsTheFloorAndInvalidFixes() throws {
@@ -102,6 +121,8 @@ struct RegionMonitoringTests {
         // 50 m away is inside the floor's 100 m circle (50 + 10 ≤ 100).
         let fifty = LocationFix(latitude: 0.000_452_2, longitude: 0, accuracy: 10, timestamp: Date())
         #expect(small.state(after: fifty, from: .outside) == .inside)
+        let fixed = LocationFix(latitude: 0.000_452_2, longitude: 0, accuracy: 0, timestamp: Date())
+        #expect(fixed.isValid && small.state(after: fixed, from: .outside) == .inside, "a fixed position's accuracy of 0 is valid")
         for invalid in [
             LocationFix(latitude: 0, longitude: 0, accuracy: -1, timestamp: Date()), LocationFix(latitude: 0, longitude: 0, accuracy: .nan, timestamp: Date()),
             LocationFix(latitude: 91, longitude: 0, accuracy: 5, timestamp: Date()), LocationFix(latitude: 0, longitude: .infinity, accuracy: 5, timestamp: Date()),

@@ -132,10 +132,15 @@ struct ChimeCommandLineTests {
         let pending = await chime(["pending"], home).standardOutput
         #expect(pending.contains("chime  office  on entering 37.5665,126.978 (150 m)  Office"), "\(pending)")
         let shown = await chime(["show", "office"], home).standardOutput
-        #expect(shown.contains("on entering 37.5665,126.978 (150 m)"), "\(shown)")
+        #expect(shown.contains("on entering 37.5665,126.978 (150 m)") && shown.contains("pending: fires when its region is crossed"), "\(shown)")
         let json = await chime(["pending", "--json"], home)
         let items = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]]
         #expect(items?.count == 1 && items?.first?["nextFireDate"] == nil, "no fire date: \(json.standardOutput)")
+        let region = items?.first?["region"] as? [String: Any]
+        #expect(
+            region?["latitude"] as? Double == 37.5665 && region?["longitude"] as? Double == 126.978 && region?["radius"] as? Double == 150
+                && region?["notifyOnEntry"] as? Bool == true && region?["notifyOnExit"] as? Bool == false && region?["identifier"] != nil,
+            "the region in the JSON: \(json.standardOutput)")
         #expect(await daemon.terminate() == 0)
     }
 

@@ -173,6 +173,11 @@ struct ServerModeTests {
         let added = try cluster.call(
             "POST", "/v1/notifications", key: beta, body: #"{"notifications":[{"recipient":"bob","app":"b","request":{"identifier":"secret","content":{"title":"Beta's"},"trigger":\#(later)}}]}"#)
         #expect(added.status == 201)
+        // Server mode has no device positions: a location trigger is refused, not kept forever.
+        let region = #"{"type":"location","region":{"latitude":37.5665,"longitude":126.978,"radius":150,"identifier":"office","notifyOnEntry":true,"notifyOnExit":false},"repeats":false}"#
+        let located = try cluster.call(
+            "POST", "/v1/notifications", key: beta, body: #"{"notifications":[{"recipient":"bob","app":"b","request":{"identifier":"near","content":{"title":"Here"},"trigger":\#(region)}}]}"#)
+        #expect(located.status == 400 && located.text.contains("notifications.0.request.trigger"), "\(located.status) \(located.text)")
         let betaKeys = try #require(try cluster.call("GET", "/v1/keys", key: beta).json as? [[String: Any]])
         let betaKeyID = try #require(betaKeys.first?["id"] as? String)
 
@@ -188,7 +193,7 @@ struct ServerModeTests {
         let betaBob = try cluster.call("GET", "/v1/recipients/bob", key: beta).json as? [String: Any]
         #expect(betaBob?["timeZone"] as? String == "Europe/Berlin")
         let betaPending = try cluster.call("GET", "/v1/recipients/bob/pending", key: beta).json as? [String: Any]
-        #expect(betaPending?["total"] as? Int == 1)
+        #expect(betaPending?["total"] as? Int == 1, "the secret only, not the refused location trigger")
         #expect(try cluster.call("GET", "/v1/recipients/bob/pending", key: alpha).json.flatMap { ($0 as? [String: Any])?["total"] as? Int } == 0)
         #expect(try cluster.call("GET", "/v1/keys", key: beta).status == 200, "beta's key still works")
         // A key that is no tenant's, and none at all.

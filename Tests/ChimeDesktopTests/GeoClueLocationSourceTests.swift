@@ -40,10 +40,10 @@ struct GeoClueLocationSourceTests {
         _ = try await peer.next("Stop")
         _ = try await peer.next("DeleteClient")
         #expect(await source.state == .stopped)
-        try await peer.move(latitude: 0, longitude: 0, accuracy: 10)
         #expect(await source.start() == .running, "it starts again")
+        try await peer.stale(latitude: 0, longitude: 0, accuracy: 10)  // on the deleted first client's path
         try await peer.move(latitude: 35.1798, longitude: 129.075, accuracy: 40)
-        #expect(await fixes.next()?.latitude == 35.1798, "the position sent while stopped was not handed on")
+        #expect(await fixes.next()?.latitude == 35.1798, "the position signalled on the deleted client was not handed on")
         #expect(peer.count("CreateClient") == 2)
         await source.stop()
         await peer.stop()

@@ -7,7 +7,7 @@ import Testing
 /// Location triggers fired by fixes: the first fix decides where the device is without a crossing; an
 /// entry or exit fires once, as its region's flags ask; a non-repeating trigger then leaves, a repeating one
 /// waits for the next crossing; fixes jittering at the edge fire nothing.
-@Suite("Engine: location triggers")
+@Suite("Engine: location triggers", .timeLimit(.minutes(1)))
 struct NotificationEngineLocationTests {
     static let center = (latitude: 37.5665, longitude: 126.978)
 
@@ -43,7 +43,7 @@ struct NotificationEngineLocationTests {
         try await move(500)
         #expect(await next() == "leave")
         #expect(shown() == ["leave"], "leaving fires the exit trigger only, and the first fix fired nothing")
-        for jitter in [140.0, 160, 120, 170] {  // within the cushion of the edge: still outside
+        for jitter in [140.0, 160, 125, 170] {  // within the cushion (the accuracy, 30 m) of the edge: still outside
             try await move(jitter, accuracy: 30)
         }
         try await move(20)
@@ -80,20 +80,24 @@ struct NotificationEngineLocationTests {
         #expect(h.presenter.presentations.count == 1, "no exit from the region the request no longer has")
     }
 
-    /// A coarse fix cannot place the device inside; an invalid one changes nothing; a request replaced by
-    /// a timed one is not fired by crossings of the region it no longer has. Each "nothing" is checked
-    /// against the next fire that does come: it would have been shown before it.
+    /// A fix coarser than four radii decides nothing, and a coarse one near the edge does not enter; an
+    /// invalid one changes nothing; a request replaced by a timed one is not fired by crossings of the
+    /// region it no longer has. Each "nothing" is checked against the next fire that does come: it would
+    /// have been shown before it, at an earlier instant.
     @Test func coarseInvalidAndReplacedRequestsDoNotFire() async throws {
         let h = try await EngineHarness.make().started()
-        try await h.center.add(h.request("arrive", trigger: region(entry: true, exit: true, repeats: true)))
+        try await h.center.add(h.request("arrive", trigger: region(entry: true, exit: false, repeats: true)))
         try await h.engine.locationChanged(to: fix(800, at: h.clock.now))
-        try await h.engine.locationChanged(to: fix(0, accuracy: 2000, at: h.clock.now))
+        try await h.engine.locationChanged(to: fix(0, accuracy: 601, at: h.clock.now))  // coarser than 4 × 150 m
+        try await h.engine.locationChanged(to: fix(100, accuracy: 500, at: h.clock.now))  // inside, but not by the cushion (75 m)
         try await h.engine.locationChanged(to: LocationFix(latitude: Self.center.latitude, longitude: Self.center.longitude, accuracy: -1, timestamp: h.clock.now))
         await h.run(for: 1)
-        try await h.engine.locationChanged(to: fix(0, accuracy: 10, at: h.clock.now))
+        let entered = h.clock.now
+        try await h.engine.locationChanged(to: fix(0, accuracy: 0, at: h.clock.now))  // a fixed position says 0: valid
         await h.run(for: 1)
-        #expect(await h.presenter.nextPresentation().notificationIdentifier == "arrive")
-        #expect(h.presenter.presentations.count == 1, "neither the coarse nor the invalid fix entered; the good one did")
+        let arrived = await h.presenter.nextPresentation()
+        #expect(arrived.notificationIdentifier == "arrive" && arrived.date == entered, "the good fix entered, not one before it")
+        #expect(h.presenter.presentations.count == 1)
 
         let replacedAt = h.clock.now
         try await h.center.add(h.request("arrive", trigger: h.after(3600)))
@@ -105,5 +109,47 @@ struct NotificationEngineLocationTests {
         let timed = await h.presenter.nextPresentation()
         #expect(timed.notificationIdentifier == "arrive" && timed.date == replacedAt.addingTimeInterval(3600), "the replacement fired at its own time")
         #expect(h.presenter.presentations.count == 2, "the crossings fired nothing")
+    }
+
+    /// The first fix decides by its centre alone: 140 m from the centre of a 150 m region, however coarse
+    /// (here 100 m), is inside, so leaving afterwards is an exit; a first fix coarser than four radii
+    /// decides nothing, and the next usable one is then the first.
+    @Test func theFirstFixDecidesByItsCentre() async throws {
+        let h = try await EngineHarness.make().started()
+        try await h.center.add(h.request("left", trigger: region(entry: true, exit: true, repeats: true)))
+        try await h.engine.locationChanged(to: fix(0, accuracy: 5000, at: h.clock.now))  // decides nothing
+        try await h.engine.locationChanged(to: fix(140, accuracy: 100, at: h.clock.now))  // the first: inside, no entry
+        await h.run(for: 1)
+        let leaving = h.clock.now
+        try await h.engine.locationChanged(to: fix(1000, accuracy: 20, at: h.clock.now))
+        await h.run(for: 1)
+        let shown = await h.presenter.nextPresentation()
+        #expect(shown.notificationIdentifier == "left" && shown.date == leaving, "an exit, at the fix that left")
+        #expect(h.presenter.presentations.count == 1, "no entry before it")
+    }
+
+    /// With iOS's 20-region limit set (here 3), an add that would watch more regions fails whole and
+    /// changes nothing; a replaced request is not counted twice, and other apps have their own limit.
+    @Test func theRegionLimitRefusesMoreAndCountsReplacementsOnce() async throws {
+        var configuration = EngineConfiguration()
+        configuration.locationTriggerLimitPerApp = 3
+        let h = try await EngineHarness.make(configuration: configuration).started()
+        let watch = try region(entry: true, exit: false, repeats: false)
+        try await h.center.add(contentsOf: [h.request("a", trigger: watch), h.request("b", trigger: watch), h.request("timed", trigger: h.after(60))])
+        try await h.center.add(h.request("c", trigger: watch))
+        let refused = await #expect(throws: ChimeError.self) { try await h.center.add(h.request("d", trigger: watch)) }
+        #expect(refused?.code == .valueOutOfRange && refused?.field == "trigger.region", "\(String(describing: refused))")
+        await #expect(throws: ChimeError.self) { try await h.center.add(contentsOf: [h.request("e", trigger: h.after(30)), h.request("f", trigger: watch)]) }
+        #expect(try await Set(h.center.pendingNotificationRequests().map(\.identifier)) == ["a", "b", "c", "timed"], "the refused adds changed nothing")
+
+        try await h.center.add(h.request("c", trigger: watch))  // replaces c: still 3
+        await #expect(throws: ChimeError.self) { try await h.center.add(h.request("timed", trigger: watch)) }  // a 4th region
+        try await h.center.add(h.request("a", trigger: h.after(90)))  // a region given up for a time
+        try await h.center.add(h.request("timed", trigger: watch))  // the third again
+        #expect(try await Set(h.center.pendingNotificationRequests().map(\.identifier)) == ["a", "b", "c", "timed"])
+
+        let other = h.engine.center(for: "com.example.other")
+        try await other.add(contentsOf: (1...3).map { try h.request("o\($0)", trigger: watch) })
+        #expect(try await other.pendingNotificationRequests().count == 3, "another app has its own three")
     }
 }

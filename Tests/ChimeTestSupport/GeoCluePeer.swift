@@ -45,6 +45,12 @@ public final class GeoCluePeer: Sendable {
         try await command("fix", [latitude, longitude, accuracy])
     }
 
+    /// A position signalled from GeoClue's own connection on the path of every client it deleted, which a
+    /// later client must ignore.
+    public func stale(latitude: Double, longitude: Double, accuracy: Double) async throws {
+        try await command("stale", [latitude, longitude, accuracy])
+    }
+
     /// A position sent by another connection than GeoClue's own, which a client must ignore.
     public func spoof(latitude: Double, longitude: Double, accuracy: Double) async throws {
         try await command("spoof", [latitude, longitude, accuracy])

@@ -21,6 +21,9 @@ Standard input: one JSON command per line.
   {"fix": [latitude, longitude, accuracy]}   a new Location; every active client gets LocationUpdated
   {"spoof": [latitude, longitude, accuracy]} LocationUpdated to every active client from a second
                                              connection, which does not own the name: to be ignored
+  {"stale": [latitude, longitude, accuracy]} LocationUpdated from GeoClue's own connection on every
+                                             deleted client's path (a signal in flight when the client
+                                             went): to be ignored by a later client
 Options:
   --deny ID   Start fails with AccessDenied for this desktop id (repeatable)
 """
@@ -163,6 +166,7 @@ class Manager(ServiceInterface):
         super().__init__("org.freedesktop.GeoClue2.Manager")
         self.bus, self.denied = bus, denied
         self.clients = {}
+        self.made = []  # every client path, deleted ones too
         self.count = 0
         self.caller = None  # set by the message handler before each call
 
@@ -180,6 +184,7 @@ class Manager(ServiceInterface):
         path = "/org/freedesktop/GeoClue2/Client/%d" % self.count
         client = Client(path, self.caller, self.denied)
         self.clients[path] = client
+        self.made.append(path)
         self.bus.export(path, client)
         emit({"call": "CreateClient", "client": path})
         return path
@@ -237,6 +242,12 @@ async def main():
                 if client.active:
                     old, client.location = client.location, path
                     client.LocationUpdated(old, path)
+        elif "stale" in command:
+            locations += 1
+            path = "/org/freedesktop/GeoClue2/Location/%d" % locations
+            bus.export(path, Location(*command["stale"]))
+            for client_path in (made for made in manager.made if made not in manager.clients):
+                await bus.send(Message.new_signal(client_path, CLIENT_INTERFACE, "LocationUpdated", "oo", ["/", path]))
         elif "spoof" in command:
             locations += 1
             path = "/org/freedesktop/GeoClue2/Location/%d" % locations

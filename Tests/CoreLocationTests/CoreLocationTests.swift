@@ -44,4 +44,31 @@ struct CoreLocationTests {
         #expect(office.notifyOnEntry, "the copy is its own")
         #expect(office != CLCircularRegion(center: office.center, radius: 151, identifier: "office"))
     }
+
+    /// A new manager tells its delegate the status once, on the main queue: through
+    /// `locationManagerDidChangeAuthorization` where the delegate has it, else through the older method,
+    /// never through both.
+    @Test @MainActor func theDelegateHearsEachChangeOnce() async {
+        let both = BothCallbacks(), older = OlderCallbackOnly()
+        let first = CLLocationManager(), second = CLLocationManager()
+        first.delegate = both
+        second.delegate = older
+        // Queued after the managers' own calls on the main queue: when it runs, theirs have.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in DispatchQueue.main.async { done.resume() } }
+        #expect(both.calls == ["didChangeAuthorization"], "the iOS 14 method only")
+        #expect(older.calls == ["didChangeAuthorization status: \(CLAuthorizationStatus.notDetermined)"], "the older method, once")
+    }
+}
+
+private final class BothCallbacks: CLLocationManagerDelegate, @unchecked Sendable {
+    var calls: [String] = []
+    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) { calls.append("didChangeAuthorization") }
+    func locationManager(_ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus) { calls.append("older") }
+}
+
+private final class OlderCallbackOnly: CLLocationManagerDelegate, @unchecked Sendable {
+    var calls: [String] = []
+    func locationManager(_ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus) {
+        calls.append("didChangeAuthorization status: \(status)")
+    }
 }

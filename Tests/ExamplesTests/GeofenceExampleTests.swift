@@ -23,15 +23,19 @@ struct GeofenceExampleTests {
         #expect(started["desktop_id"]?.stringValue == "com.example.geofence", "the engine's positions too")
 
         try await geoclue.move(latitude: 37.5665, longitude: 126.978, accuracy: 15)  // the first fix: already there
+        // An entry fired now would show within milliseconds and spend the one-shot reminder, stopping
+        // GeoClue: a second is ample to see neither.
+        try await Task.sleep(for: .seconds(1))
+        #expect(!run.transcript.contains("Welcome to the office") && geoclue.count("Stop") == 1, "the first fix, already inside, fired nothing")
         try await geoclue.move(latitude: 37.58, longitude: 126.978, accuracy: 15)  // 1.5 km north
         try await geoclue.move(latitude: 37.5666, longitude: 126.978, accuracy: 15)  // back, 11 m from the centre
-        // (That the first fix fires nothing is the engine's tests' to show, deterministically.)
         let shown = try await run.expect("Check in at the front desk.")
         #expect(shown.contains("Welcome to the office"))
         let stopped = try await geoclue.next("Stop")  // the one-shot reminder is spent: GeoClue is no longer needed
         #expect(stopped["client"] == started["client"], "the engine's client")
         run.endInput()
         #expect(try await run.exit() == 0)
+        #expect(run.transcript.components(separatedBy: "Welcome to the office").count == 2, "shown once: \(run.transcript)")
         await geoclue.stop()
         await bus.stop()
     }

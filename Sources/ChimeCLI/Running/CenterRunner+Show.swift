@@ -67,7 +67,7 @@ extension CenterRunner {
         func row(_ name: String, _ value: String) { if !value.isEmpty { rows.append([name, value]) } }
         switch found {
         case .pending(let item):
-            row("state", item.nextFireDate.map { "pending: fires \(Output.relative($0, from: now)), \(InstantFormat.iso8601($0, in: zone))" } ?? "pending: never fires by itself")
+            row("state", item.nextFireDate.map { "pending: fires \(Output.relative($0, from: now)), \(InstantFormat.iso8601($0, in: zone))" } ?? Self.undatedState(request.trigger))
         case .delivered(let item):
             row("state", "delivered \(InstantFormat.iso8601(item.notification.date, in: zone))\(item.notification.isLate ? " (late)" : "")")
         }
@@ -92,6 +92,12 @@ extension CenterRunner {
     }
 
     /// The trigger as a person reads it.
+    /// The state of a pending request without a fire date.
+    static func undatedState(_ trigger: NotificationTrigger?) -> String {
+        if case .location = trigger { return "pending: fires when its region is crossed" }
+        return "pending: never fires by itself"
+    }
+
     static func describe(_ trigger: NotificationTrigger?) -> String {
         switch trigger {
         case nil: return "none: delivered at once"

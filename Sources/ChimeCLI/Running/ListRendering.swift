@@ -21,7 +21,8 @@ struct ListRendering {
             output: {
                 PendingOutput(
                     app: $0.app, identifier: $0.request.identifier, title: Output.title($0.request.content), nextFireDate: $0.nextFireDate.map(utc),
-                    nextFireDateLocal: $0.nextFireDate.map(iso), repeats: $0.request.trigger?.repeats ?? false)
+                    nextFireDateLocal: $0.nextFireDate.map(iso), repeats: $0.request.trigger?.repeats ?? false,
+                    region: RegionOutput($0.request.trigger))
             },
             row: { [$0.app, $0.request.identifier, $0.nextFireDate.map(iso) ?? Self.undated($0.request.trigger, never: never), Output.title($0.request.content)] })
     }

@@ -157,6 +157,24 @@ struct PendingOutput: Encodable {
     var nextFireDate: String?
     var nextFireDateLocal: String?
     var repeats: Bool
+    /// The region a location trigger waits for; `nil` for any other trigger.
+    var region: RegionOutput?
+}
+
+struct RegionOutput: Encodable {
+    var latitude: Double
+    var longitude: Double
+    var radius: Double
+    var identifier: String
+    var notifyOnEntry: Bool
+    var notifyOnExit: Bool
+
+    init?(_ trigger: NotificationTrigger?) {
+        guard case .location(let location) = trigger else { return nil }
+        let region = location.region
+        (latitude, longitude, radius, identifier) = (region.latitude, region.longitude, region.radius, region.identifier)
+        (notifyOnEntry, notifyOnExit) = (region.notifyOnEntry, region.notifyOnExit)
+    }
 }
 
 struct DeliveredOutput: Encodable {

@@ -15,15 +15,16 @@ public struct LocationFix: Sendable, Hashable, Codable {
         self.timestamp = timestamp
     }
 
-    /// On the globe, with a positive finite accuracy (CoreLocation marks an invalid fix by a negative one).
+    /// On the globe, with a finite accuracy of zero or more (CoreLocation marks an invalid fix by a negative
+    /// one; a fixed position, such as GeoClue's static source gives, may say 0).
     public var isValid: Bool {
-        (-90.0...90.0).contains(latitude) && (-180.0...180.0).contains(longitude) && accuracy.isFinite && accuracy > 0
+        (-90.0...90.0).contains(latitude) && (-180.0...180.0).contains(longitude) && accuracy.isFinite && accuracy >= 0
     }
 }
 
 /// Where the device stands relative to a region, as far as the fixes so far tell.
 public enum RegionState: String, Sendable, Hashable, Codable {
-    /// No fix has placed it clearly on either side yet.
+    /// No usable fix has come yet.
     case unknown
     case inside
     case outside
@@ -37,8 +38,8 @@ public enum RegionEvent: String, Sendable, Hashable, Codable {
 
 /// Region monitoring as iOS does it: a crossing is reported only once the position is past the boundary by
 /// a cushion, so a device standing at the edge, or a fix that jitters across it, does not flap between
-/// entry and exit; and the first fix that places the device decides where it is without reporting a
-/// crossing (a region set up while inside does not announce an entry).
+/// entry and exit; and the first fix decides where the device is without reporting a crossing (a region
+/// set up while inside does not announce an entry).
 extension CircularRegion {
     /// The smallest circle watched: fixes from Wi-Fi and cell positioning are good to tens of metres, and
     /// iOS does not monitor smaller regions reliably either (Apple advises 100 m or more). A smaller radius
@@ -55,19 +56,35 @@ extension CircularRegion {
         GeodesicDistance.metres(fromLatitude: latitude, longitude: longitude, toLatitude: fix.latitude, longitude: fix.longitude)
     }
 
+    /// A fix whose accuracy is coarser than this many radii decides nothing: a position from the network
+    /// address, good to a city, cannot say on which side of a street-sized circle the device is.
+    public static let coarsestUsefulAccuracyInRadii = 4.0
+
+    /// The hysteresis at the boundary for `fix`, in metres: a crossing is taken only once the fix's centre
+    /// is this far past the edge. It is the fix's accuracy, so the jitter of a fix within its accuracy
+    /// does not flap; at least a tenth of the radius up to 50 m, for precise fixes that jitter all the
+    /// same; and at most half the radius, so that a fix coarser than a small region still places a device
+    /// near its centre inside (as a Wi-Fi position around an office does).
+    public func cushion(for fix: LocationFix) -> Double {
+        let radius = monitoredRadius
+        return min(max(fix.accuracy, min(radius / 10, 50)), radius / 2)
+    }
+
     /// Where `fix` places the device, given where it was.
     ///
-    /// The cushion is the fix's accuracy, and at least a tenth of the radius: the device is inside once
-    /// the distance plus the cushion is within the radius, and outside once the distance minus the cushion
-    /// is beyond it; between the two it stays where it was. A fix coarser than the region itself can so
-    /// only ever place the device outside. An invalid fix changes nothing.
+    /// The first fix (from `unknown`) decides by its centre alone, as iOS decides a region's initial state:
+    /// inside when it is within the radius, outside otherwise, and `event(from:to:)` reports no crossing
+    /// for it. After that the device is inside once the fix is within the radius by `cushion(for:)`, and
+    /// outside once it is beyond it by as much; between the two it stays where it was. A fix coarser than
+    /// `coarsestUsefulAccuracyInRadii` radii, or an invalid one, changes nothing.
     public func state(after fix: LocationFix, from previous: RegionState) -> RegionState {
-        guard fix.isValid else { return previous }
         let radius = monitoredRadius
-        let cushion = max(fix.accuracy, radius / 10)
+        guard fix.isValid, fix.accuracy <= radius * Self.coarsestUsefulAccuracyInRadii else { return previous }
         let distance = distance(to: fix)
-        if distance + cushion <= radius { return .inside }
-        if distance - cushion >= radius { return .outside }
+        guard previous != .unknown else { return distance <= radius ? .inside : .outside }
+        let cushion = cushion(for: fix)
+        if distance <= radius - cushion { return .inside }
+        if distance >= radius + cushion { return .outside }
         return previous
     }
 

@@ -36,6 +36,7 @@ public actor GeoClueLocationSource {
     private let bus: BusAddress
     private let desktopID: String
     private let timeout: Duration
+    private let startTimeout: Duration
     private let onFix: @Sendable (LocationFix) async -> Void
     private let onLost: @Sendable () async -> Void
 
@@ -56,13 +57,17 @@ public actor GeoClueLocationSource {
     ///   - bus: where GeoClue is: the system bus, or a test's private one.
     ///   - desktopID: the program's desktop file name without `.desktop`, as GeoClue's configuration
     ///     (`/etc/geoclue/geoclue.conf`) and agent know it.
+    ///   - timeout: how long any call to GeoClue may take, but `Start`.
+    ///   - startTimeout: how long `Start` may take: GeoClue answers it once its agent has asked the user,
+    ///     who is given two minutes, as CoreLocation's permission prompt waits for the user.
     public init(
-        bus: BusAddress = .system, desktopID: String, timeout: Duration = .seconds(5), onFix: @escaping @Sendable (LocationFix) async -> Void,
-        onLost: @escaping @Sendable () async -> Void = {}
+        bus: BusAddress = .system, desktopID: String, timeout: Duration = .seconds(5), startTimeout: Duration = .seconds(120),
+        onFix: @escaping @Sendable (LocationFix) async -> Void, onLost: @escaping @Sendable () async -> Void = {}
     ) {
         self.bus = bus
         self.desktopID = desktopID
         self.timeout = timeout
+        self.startTimeout = max(timeout, startTimeout)
         self.onFix = onFix
         self.onLost = onLost
     }
@@ -126,7 +131,7 @@ public actor GeoClueLocationSource {
                 guard !Task.isCancelled else { return }
                 await self?.lost(generation: mine)
             }
-            _ = try await connection.call(destination: owner, path: client, interface: Self.clientInterface, member: "Start", timeout: timeout)
+            _ = try await connection.call(destination: owner, path: client, interface: Self.clientInterface, member: "Start", timeout: startTimeout)
             state = .running
         } catch {
             let reason = error.code == .remote ? "\(error.name ?? "an error"): \(error.message)" : error.message

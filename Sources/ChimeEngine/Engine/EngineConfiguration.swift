@@ -35,6 +35,11 @@ public struct EngineConfiguration: Sendable {
     /// an app's pending requests beyond the limit — those that fire last, undated ones before all — are
     /// removed.
     public var pendingLimitPerApp: Int?
+    /// iOS monitors at most 20 regions per app and refuses more (Core Location reports
+    /// `regionMonitoringFailure`). Chime has no cap (`nil`, the default); set 20 to test an app's handling
+    /// of that limit: an add that would leave the app more pending location triggers than this fails
+    /// with `valueOutOfRange` and changes nothing. Replacing a request does not count it twice.
+    public var locationTriggerLimitPerApp: Int?
 
     public init() {}
 }

@@ -157,8 +157,10 @@ extension NotificationEngine {
     private func write(_ batch: [QueuedAdd]) async -> [Result<[PendingRequest], any Error>] {
         var outcomes = [Result<[PendingRequest], any Error>](repeating: .failure(CancellationError()), count: batch.count)
         var accepted: [(index: Int, pending: [PendingRequest], moved: [MovedAttachments])] = []
+        var regions = RegionsPerApp()
         for (index, add) in batch.enumerated() {
             do {
+                try await keepLocationTriggerLimit(add, &regions)
                 let (pending, moved) = try prepare(add)
                 accepted.append((index, pending, moved))
             } catch {

@@ -73,13 +73,49 @@ extension NotificationEngine {
         return found
     }
 
-    /// Calls `body` with each pending request that waits undated on a location trigger, page by page,
-    /// until it returns false.
-    private func forEachLocationTrigger(_ body: (PendingRequest, LocationTrigger) throws -> Bool) async throws {
-        var position = PendingListPosition(nextFireDate: nil, appIdentifier: "", requestIdentifier: "")
+    /// The identifiers of each app's pending location triggers, read once per app while a batch of adds
+    /// is checked against `EngineConfiguration.locationTriggerLimitPerApp`, and kept up to date with the
+    /// adds of the batch accepted so far.
+    typealias RegionsPerApp = [String: Set<String>]
+
+    /// Throws when `add` would leave its app more pending location triggers than
+    /// `EngineConfiguration.locationTriggerLimitPerApp`; otherwise counts its own in `regions`.
+    func keepLocationTriggerLimit(_ add: QueuedAdd, _ regions: inout RegionsPerApp) async throws {
+        guard let limit = configuration.locationTriggerLimitPerApp else { return }
+        let located = add.requests.filter { if case .location = $0.trigger { true } else { false } }.map(\.identifier)
+        guard !located.isEmpty else { return }
+        var watched: Set<String>
+        if let known = regions[add.appIdentifier] { watched = known } else { watched = try await locationTriggerIdentifiers(appIdentifier: add.appIdentifier) }
+        // A request added again replaces the one of its identifier, whatever its trigger was.
+        watched.subtract(add.requests.map(\.identifier))
+        watched.formUnion(located)
+        guard watched.count <= max(limit, 0) else {
+            throw ChimeError(
+                .valueOutOfRange, field: "trigger.region",
+                "the app would watch \(watched.count) regions, more than the \(limit) it may (remove some pending location triggers first)")
+        }
+        regions[add.appIdentifier] = watched
+    }
+
+    /// The identifiers of the app's pending requests with a location trigger, waiting or dated by a
+    /// crossing and not fired yet.
+    private func locationTriggerIdentifiers(appIdentifier: String) async throws -> Set<String> {
+        var identifiers = Set<String>()
+        try await forEachLocationTrigger(appIdentifier: appIdentifier) { pending, _ in
+            identifiers.insert(pending.request.identifier)
+            return true
+        }
+        for key in crossedLocations.keys where key.appIdentifier == appIdentifier { identifiers.insert(key.requestIdentifier) }
+        return identifiers
+    }
+
+    /// Calls `body` with each pending request that waits undated on a location trigger (of one app, or of
+    /// every app), page by page, until it returns false.
+    private func forEachLocationTrigger(appIdentifier: String? = nil, _ body: (PendingRequest, LocationTrigger) throws -> Bool) async throws {
+        var position = PendingListPosition(nextFireDate: nil, appIdentifier: appIdentifier ?? "", requestIdentifier: "")
         while true {
             // Undated requests come last in list order; a position without a date lists only them.
-            let page = try await store.pendingPage(appIdentifier: nil, after: position, limit: Self.locationPage)
+            let page = try await store.pendingPage(appIdentifier: appIdentifier, after: position, limit: Self.locationPage)
             for pending in page {
                 guard pending.nextFireDate == nil, case .location(let trigger) = pending.request.trigger else { continue }
                 guard try body(pending, trigger) else { return }
