@@ -58,8 +58,8 @@ struct RegionMonitoringTests {
     }
 
     /// A walk towards a 150 m region and out again, with fixes placed by the judge: the first fix decides
-    /// where the device is by its centre, without a crossing; an entry needs the fix within the radius by
-    /// the cushion (its accuracy, at least 15 m here, at most 75 m), an exit beyond it by as much; fixes
+    /// where the device is by its centre, without a crossing; an exit needs the fix beyond the radius by
+    /// the cushion (its accuracy, at least 15 m here), an entry within it by as much, at most 75 m; fixes
     /// jittering across the boundary in between change nothing; a fix coarser than 600 m decides nothing.
     @Test func aWalkInAndOutCrossesOnceEachWay() async throws {
         let region = try CircularRegion(latitude: 37.5665, longitude: 126.978, radius: 150, identifier: "office")
@@ -76,9 +76,10 @@ struct RegionMonitoringTests {
             (134.99, 5, .inside),
             (0, 500, .inside),  // coarse: the cushion is half the radius (75 m)
             (224.99, 500, .inside),
-            (225.01, 500, .outside),  // 150 + 75: left
+            (649.99, 500, .inside),  // leaving takes the coarse fix's whole accuracy
+            (650.01, 500, .outside),  // 150 + 500: left
             (75.01, 500, .outside),
-            (74.99, 160, .inside),  // coarser than the region, but near its centre: entered
+            (74.99, 160, .inside),  // coarser than the region, but within half its radius of the centre: entered
             (2000, 601, .inside),  // too coarse: stays
         ]
         let lines = walk.enumerated().map { index, step in "\(region.latitude) \(region.longitude) \(Double(index * 37 % 360)) \(step.0)" }
@@ -96,15 +97,21 @@ struct RegionMonitoringTests {
         #expect(events.firstIndex { $0 != nil } == 4, "the first fix decided without a crossing")
     }
 
-    /// The first usable fix decides by its centre alone, whatever its accuracy up to four radii; the
-    /// cushion of a large region stops at 50 m, so a 10 km region is entered 50 m inside its edge with a
-    /// precise fix, not a kilometre.
+    /// The first usable fix decides by its centre when it is no coarser than the region; a coarser one only
+    /// when it is clearly outside, so a coarse fix that happens to be centred inside does not make the
+    /// precise one after it an exit. The cushion of a large region stops at 50 m, so a 10 km region is
+    /// entered 50 m inside its edge with a precise fix, not a kilometre.
     @Test func theFirstFixAndLargeRegions() throws {
         let region = try CircularRegion(latitude: 0, longitude: 0, radius: 150, identifier: "office")
         let metre = 1 / 110_574.389  // degrees of latitude at the equator, per metre
-        #expect(region.state(after: LocationFix(latitude: 149 * metre, longitude: 0, accuracy: 400, timestamp: Date()), from: .unknown) == .inside)
-        #expect(region.state(after: LocationFix(latitude: 151 * metre, longitude: 0, accuracy: 1, timestamp: Date()), from: .unknown) == .outside)
-        #expect(region.state(after: LocationFix(latitude: 0, longitude: 0, accuracy: 601, timestamp: Date()), from: .unknown) == .unknown)
+        func fix(_ metres: Double, _ accuracy: Double) -> LocationFix { LocationFix(latitude: metres * metre, longitude: 0, accuracy: accuracy, timestamp: Date()) }
+        #expect(region.state(after: fix(149, 150), from: .unknown) == .inside)
+        #expect(region.state(after: fix(151, 1), from: .unknown) == .outside)
+        #expect(region.state(after: fix(0, 601), from: .unknown) == .unknown, "too coarse to decide anything")
+        #expect(region.state(after: fix(140, 500), from: .unknown) == .unknown, "coarser than the region and not clearly outside")
+        #expect(region.state(after: fix(650.01, 500), from: .unknown) == .outside, "coarse, but clearly outside")
+        let then = region.state(after: fix(200, 20), from: region.state(after: fix(140, 500), from: .unknown))
+        #expect(then == .outside && region.event(from: .unknown, to: then) == nil, "the precise fix after it decides, without a crossing")
         let city = try CircularRegion(latitude: 0, longitude: 0, radius: 10_000, identifier: "city")
         #expect(city.cushion(for: LocationFix(latitude: 0, longitude: 0, accuracy: 10, timestamp: Date())) == 50)
         #expect(city.state(after: LocationFix(latitude: 9_949 * metre, longitude: 0, accuracy: 10, timestamp: Date()), from: .outside) == .inside)

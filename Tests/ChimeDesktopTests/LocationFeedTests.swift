@@ -39,4 +39,26 @@ struct LocationFeedTests {
         await second.stop()
         await bus.stop()
     }
+
+    /// A feed stopping while GeoClue's `Start` waits for the user (its agent's prompt, up to two minutes)
+    /// does not wait it out: a program shutting down stops at once.
+    @Test func stoppingDoesNotWaitForAStartThatWaitsForTheUser() async throws {
+        let bus = try await PrivateBus.start(.system)
+        let geoclue = try await GeoCluePeer.start(on: bus, holdingStart: true)
+        let engine = NotificationEngine(store: InMemoryNotificationStore(), clock: SystemClock(), presenter: RecordingPresenter(), log: SilentLog())
+        let feed = await LocationFeed(engine: engine, desktopID: "chimed", bus: .address(bus.address), log: SilentLog())
+        await engine.start()
+        let region = try CircularRegion(latitude: 37.5665, longitude: 126.978, radius: 150, identifier: "office")
+        try await engine.center(for: "com.example.app").add(
+            NotificationRequest(identifier: "office", content: NotificationContent(title: "Office"), trigger: .location(LocationTrigger(region: region, repeats: false))))
+        _ = try await geoclue.next("Start")  // held
+        let asked = ContinuousClock.now
+        await feed.stop()
+        let waited = ContinuousClock.now - asked
+        #expect(waited < .seconds(30), "stopped after \(waited), not at the end of the two minutes Start may take")
+        #expect(await feed.status?.hasPrefix("running") != true)
+        await engine.stop()
+        await geoclue.stop()
+        await bus.stop()
+    }
 }

@@ -111,9 +111,9 @@ struct NotificationEngineLocationTests {
         #expect(h.presenter.presentations.count == 2, "the crossings fired nothing")
     }
 
-    /// The first fix decides by its centre alone: 140 m from the centre of a 150 m region, however coarse
-    /// (here 100 m), is inside, so leaving afterwards is an exit; a first fix coarser than four radii
-    /// decides nothing, and the next usable one is then the first.
+    /// The first fix decides by its centre alone when it is no coarser than the region: 140 m from the
+    /// centre of a 150 m region, good to 100 m, is inside, so leaving afterwards is an exit; a first fix
+    /// coarser than four radii decides nothing, and the next usable one is then the first.
     @Test func theFirstFixDecidesByItsCentre() async throws {
         let h = try await EngineHarness.make().started()
         try await h.center.add(h.request("left", trigger: region(entry: true, exit: true, repeats: true)))

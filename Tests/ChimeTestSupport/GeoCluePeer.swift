@@ -15,9 +15,11 @@ public final class GeoCluePeer: Sendable {
 
     /// Starts the service on `bus` (a `.system` private bus) and waits until it owns its name.
     ///
-    /// - Parameter denying: desktop ids whose `Start` GeoClue refuses, as its configuration would.
-    public static func start(on bus: PrivateBus, denying: [String] = []) async throws -> GeoCluePeer {
-        let arguments = [script] + denying.flatMap { ["--deny", $0] }
+    /// - Parameters:
+    ///   - denying: desktop ids whose `Start` GeoClue refuses, as its configuration would.
+    ///   - holdingStart: `Start` never answers, as while GeoClue's agent waits for the user.
+    public static func start(on bus: PrivateBus, denying: [String] = [], holdingStart: Bool = false) async throws -> GeoCluePeer {
+        let arguments = [script] + denying.flatMap { ["--deny", $0] } + (holdingStart ? ["--hold"] : [])
         let process = try ChildProcess(Tool.pythonWithDBusNext(), ["-u"] + arguments, environment: bus.environment, name: "the GeoClue peer")
         do {
             _ = try await process.output.take("GeoClue's ready line") { $0.contains("\"event\": \"ready\"") }

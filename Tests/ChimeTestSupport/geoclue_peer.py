@@ -26,6 +26,7 @@ Standard input: one JSON command per line.
                                              went): to be ignored by a later client
 Options:
   --deny ID   Start fails with AccessDenied for this desktop id (repeatable)
+  --hold      Start never answers, as while GeoClue's agent waits for the user
 """
 
 import argparse
@@ -89,6 +90,8 @@ class Location(ServiceInterface):
 
 
 class Client(ServiceInterface):
+    hold = False
+
     def __init__(self, path, owner, denied):
         super().__init__(CLIENT_INTERFACE)
         self.path, self.owner, self.denied = path, owner, denied
@@ -140,8 +143,11 @@ class Client(ServiceInterface):
         return self.active
 
     @method()
-    def Start(self):
+    async def Start(self):
         from dbus_next.errors import DBusError
+        if Client.hold:
+            emit({"call": "Start", "client": self.path, "held": True})
+            await asyncio.Event().wait()
         if not self.desktop_id:
             emit({"refused": "Start", "client": self.path, "error": "no DesktopId"})
             raise DBusError("org.freedesktop.DBus.Error.AccessDenied", "'DesktopId' property must be set")
@@ -204,7 +210,9 @@ class Manager(ServiceInterface):
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--deny", action="append", default=[])
+    parser.add_argument("--hold", action="store_true")
     options = parser.parse_args()
+    Client.hold = options.hold
 
     bus = await MessageBus(bus_type=BusType.SYSTEM).connect()
     manager = Manager(bus, set(options.deny))

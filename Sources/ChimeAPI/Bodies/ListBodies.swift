@@ -25,7 +25,7 @@ public struct Page<Item: Codable & Sendable & Hashable>: Codable, Sendable, Hash
     public static var defaultLimit: Int { 200 }
 }
 
-/// A pending request of an app, with the date it fires next (`nil`: it never fires by itself).
+/// A pending request of an app, with the date it fires next (`nil`: no date is due, as for a location trigger waiting for a crossing).
 public struct PendingItem: Codable, Sendable, Hashable {
     public var app: String
     public var request: NotificationRequest

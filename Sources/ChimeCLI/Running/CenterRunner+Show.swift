@@ -91,13 +91,13 @@ extension CenterRunner {
         return "\(Output.shown(found.app)) / \(Output.shown(found.identifier))\n" + Output.table(rows: rows.map { ["  " + $0[0], $0[1]] })
     }
 
-    /// The trigger as a person reads it.
     /// The state of a pending request without a fire date.
     static func undatedState(_ trigger: NotificationTrigger?) -> String {
         if case .location = trigger { return "pending: fires when its region is crossed" }
         return "pending: never fires by itself"
     }
 
+    /// The trigger as a person reads it.
     static func describe(_ trigger: NotificationTrigger?) -> String {
         switch trigger {
         case nil: return "none: delivered at once"

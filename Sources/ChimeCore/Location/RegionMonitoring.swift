@@ -60,31 +60,37 @@ extension CircularRegion {
     /// address, good to a city, cannot say on which side of a street-sized circle the device is.
     public static let coarsestUsefulAccuracyInRadii = 4.0
 
-    /// The hysteresis at the boundary for `fix`, in metres: a crossing is taken only once the fix's centre
-    /// is this far past the edge. It is the fix's accuracy, so the jitter of a fix within its accuracy
-    /// does not flap; at least a tenth of the radius up to 50 m, for precise fixes that jitter all the
-    /// same; and at most half the radius, so that a fix coarser than a small region still places a device
-    /// near its centre inside (as a Wi-Fi position around an office does).
+    /// The hysteresis at the boundary for `fix`, in metres: the fix's accuracy, and at least a tenth of the
+    /// radius up to 50 m, for precise fixes that jitter all the same. A crossing out is taken only once the
+    /// fix's centre is this far beyond the edge, so a fix that moves within its accuracy never leaves.
     public func cushion(for fix: LocationFix) -> Double {
-        let radius = monitoredRadius
-        return min(max(fix.accuracy, min(radius / 10, 50)), radius / 2)
+        max(fix.accuracy, min(monitoredRadius / 10, 50))
     }
 
     /// Where `fix` places the device, given where it was.
     ///
-    /// The first fix (from `unknown`) decides by its centre alone, as iOS decides a region's initial state:
-    /// inside when it is within the radius, outside otherwise, and `event(from:to:)` reports no crossing
-    /// for it. After that the device is inside once the fix is within the radius by `cushion(for:)`, and
-    /// outside once it is beyond it by as much; between the two it stays where it was. A fix coarser than
-    /// `coarsestUsefulAccuracyInRadii` radii, or an invalid one, changes nothing.
+    /// - The first fix (from `unknown`) decides as iOS decides a region's initial state, and
+    ///   `event(from:to:)` reports no crossing for it: by its centre (inside when within the radius)
+    ///   when it is no coarser than the region; a coarser one only when its whole accuracy circle is
+    ///   outside, and otherwise the state stays unknown for the next fix to decide.
+    /// - After that the device is outside once the fix's centre is beyond the radius by `cushion(for:)`,
+    ///   and inside once it is within it by the same cushion, at most half the radius: a fix coarser than
+    ///   the region can so still place a device near its centre inside (a Wi-Fi position around an
+    ///   office), while leaving takes the fix's whole accuracy. Between the two it stays where it was.
+    ///   With a fix coarser than half the radius, two fixes at opposite ends of their accuracy can still
+    ///   cross in and out; iOS's region monitoring does the same with coarse positions.
+    /// - A fix coarser than `coarsestUsefulAccuracyInRadii` radii, or an invalid one, changes nothing.
     public func state(after fix: LocationFix, from previous: RegionState) -> RegionState {
         let radius = monitoredRadius
         guard fix.isValid, fix.accuracy <= radius * Self.coarsestUsefulAccuracyInRadii else { return previous }
         let distance = distance(to: fix)
-        guard previous != .unknown else { return distance <= radius ? .inside : .outside }
+        if previous == .unknown {
+            if fix.accuracy <= radius { return distance <= radius ? .inside : .outside }
+            return distance - fix.accuracy >= radius ? .outside : .unknown
+        }
         let cushion = cushion(for: fix)
-        if distance <= radius - cushion { return .inside }
         if distance >= radius + cushion { return .outside }
+        if distance <= radius - min(cushion, radius / 2) { return .inside }
         return previous
     }
 

@@ -1,5 +1,6 @@
 public import ChimeCore
 import Foundation
+import Synchronization
 
 /// Positions from GeoClue 2 (`org.freedesktop.GeoClue2` on the system bus), the location service Linux
 /// desktops, their apps and xdg-desktop-portal use: one client, started on demand and stopped when no
@@ -51,6 +52,9 @@ public actor GeoClueLocationSource {
     private var lastOperation: Task<Void, Never>?
     /// Counts clients, so a listener of one torn down never ends a later one.
     private var generation = 0
+    /// The connection of a start under way, which `abandonStarts` closes from outside the actor, and
+    /// whether starts are abandoned for good.
+    private let starting = Mutex<(connection: BusConnection?, abandoned: Bool)>((nil, false))
     public private(set) var state = State.stopped
 
     /// - Parameters:
@@ -84,6 +88,16 @@ public actor GeoClueLocationSource {
         await inTurn { await $0.stopNow() }
     }
 
+    /// Ends a start under way at once, as if GeoClue could not be reached, and every later one: a `Start`
+    /// may wait minutes for the user to answer GeoClue's agent, which a program shutting down does not
+    /// wait out. A running client is left alone, for `stop()` to end.
+    public nonisolated func abandonStarts() {
+        starting.withLock {
+            $0.abandoned = true
+            $0.connection?.close()
+        }
+    }
+
     /// Runs `operation` after every start and stop asked for before it.
     private func inTurn(_ operation: @escaping @Sendable (GeoClueLocationSource) async -> Void) async {
         let previous = lastOperation
@@ -100,6 +114,12 @@ public actor GeoClueLocationSource {
         do throws(DesktopError) {
             let connection = try await BusConnection.open(bus, name: "chime.geoclue", timeout: timeout)
             self.connection = connection
+            let abandoned = starting.withLock {
+                $0.connection = connection
+                return $0.abandoned
+            }
+            defer { starting.withLock { $0.connection = nil } }
+            if abandoned { connection.close() }
             // On the well-known name, so the bus starts GeoClue if it is activatable and not running.
             let created = try await connection.call(
                 destination: Self.service, path: Self.managerPath, interface: Self.managerInterface, member: "CreateClient", timeout: timeout)

@@ -109,6 +109,7 @@ public actor LocationFeed {
     public func stop() async {
         stopped = true
         retrying?.cancel()
+        source.abandonStarts()
         await checking?.value
         await source.stop()
     }

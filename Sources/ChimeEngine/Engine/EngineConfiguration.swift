@@ -36,9 +36,10 @@ public struct EngineConfiguration: Sendable {
     /// removed.
     public var pendingLimitPerApp: Int?
     /// iOS monitors at most 20 regions per app and refuses more (Core Location reports
-    /// `regionMonitoringFailure`). Chime has no cap (`nil`, the default); set 20 to test an app's handling
-    /// of that limit: an add that would leave the app more pending location triggers than this fails
-    /// with `valueOutOfRange` and changes nothing. Replacing a request does not count it twice.
+    /// `regionMonitoringFailure`). Chime has no cap (`nil`, the default); set 20 on an engine built in
+    /// code to test an app's handling of that limit, as `pendingLimitPerApp` does for the 64 pending
+    /// requests: an add that would leave the app more pending location triggers than this fails with
+    /// `valueOutOfRange` and changes nothing. Replacing a request does not count it twice.
     public var locationTriggerLimitPerApp: Int?
 
     public init() {}

@@ -160,9 +160,10 @@ extension NotificationEngine {
         var regions = RegionsPerApp()
         for (index, add) in batch.enumerated() {
             do {
-                try await keepLocationTriggerLimit(add, &regions)
+                let watched = try await locationTriggers(after: add, regions)
                 let (pending, moved) = try prepare(add)
                 accepted.append((index, pending, moved))
+                if let watched { regions[add.appIdentifier] = watched }
             } catch {
                 outcomes[index] = .failure(error)
             }

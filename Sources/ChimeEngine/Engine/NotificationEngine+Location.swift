@@ -78,14 +78,18 @@ extension NotificationEngine {
     /// adds of the batch accepted so far.
     typealias RegionsPerApp = [String: Set<String>]
 
-    /// Throws when `add` would leave its app more pending location triggers than
-    /// `EngineConfiguration.locationTriggerLimitPerApp`; otherwise counts its own in `regions`.
-    func keepLocationTriggerLimit(_ add: QueuedAdd, _ regions: inout RegionsPerApp) async throws {
-        guard let limit = configuration.locationTriggerLimitPerApp else { return }
+    /// The identifiers of the app's pending location triggers once `add` is written, when
+    /// `EngineConfiguration.locationTriggerLimitPerApp` is set and they are worth counting (the add holds
+    /// a location trigger, or the batch counted the app's already); `nil` otherwise.
+    ///
+    /// - Throws: `valueOutOfRange` when they would be more than the limit.
+    func locationTriggers(after add: QueuedAdd, _ regions: RegionsPerApp) async throws -> Set<String>? {
+        guard let limit = configuration.locationTriggerLimitPerApp else { return nil }
         let located = add.requests.filter { if case .location = $0.trigger { true } else { false } }.map(\.identifier)
-        guard !located.isEmpty else { return }
+        let known = regions[add.appIdentifier]
+        guard !located.isEmpty || known != nil else { return nil }
         var watched: Set<String>
-        if let known = regions[add.appIdentifier] { watched = known } else { watched = try await locationTriggerIdentifiers(appIdentifier: add.appIdentifier) }
+        if let known { watched = known } else { watched = try await locationTriggerIdentifiers(appIdentifier: add.appIdentifier) }
         // A request added again replaces the one of its identifier, whatever its trigger was.
         watched.subtract(add.requests.map(\.identifier))
         watched.formUnion(located)
@@ -94,18 +98,23 @@ extension NotificationEngine {
                 .valueOutOfRange, field: "trigger.region",
                 "the app would watch \(watched.count) regions, more than the \(limit) it may (remove some pending location triggers first)")
         }
-        regions[add.appIdentifier] = watched
+        return watched
     }
 
-    /// The identifiers of the app's pending requests with a location trigger, waiting or dated by a
-    /// crossing and not fired yet.
+    /// The identifiers of the app's pending requests with a location trigger: waiting, or dated by a
+    /// crossing and not fired yet (and not replaced or removed since).
     private func locationTriggerIdentifiers(appIdentifier: String) async throws -> Set<String> {
         var identifiers = Set<String>()
         try await forEachLocationTrigger(appIdentifier: appIdentifier) { pending, _ in
             identifiers.insert(pending.request.identifier)
             return true
         }
-        for key in crossedLocations.keys where key.appIdentifier == appIdentifier { identifiers.insert(key.requestIdentifier) }
+        let crossed = crossedLocations.filter { $0.key.appIdentifier == appIdentifier }
+        if !crossed.isEmpty {
+            for pending in try await store.pendingRequests(Array(crossed.keys)) where crossed[pending.key] == pending.addedDate {
+                if case .location = pending.request.trigger { identifiers.insert(pending.request.identifier) }
+            }
+        }
         return identifiers
     }
 

@@ -12,7 +12,7 @@ public import Foundation
 /// let next = try await store.pendingPage(appIdentifier: nil, after: page.last.map(PendingListPosition.init), limit: 100)
 /// ```
 public struct PendingListPosition: Sendable, Hashable, Codable {
-    /// `nil`: a request that never fires by itself; those come last.
+    /// `nil`: a request with no date due (a location trigger waiting for a crossing); those come last.
     public var nextFireDate: Date?
     public var appIdentifier: String
     public var requestIdentifier: String

@@ -31,7 +31,7 @@ public struct PendingRequest: Sendable, Hashable, Codable {
     public var request: NotificationRequest
     /// When the request was added: the anchor a time-interval trigger counts from.
     public var addedDate: Date
-    /// The next instant it fires; `nil` for a trigger that never fires by itself (a location).
+    /// The next instant it fires; `nil` when no date is due (a location trigger waiting for a crossing).
     /// Stores index this field.
     public var nextFireDate: Date?
 
