@@ -72,7 +72,11 @@ extension CircularRegion {
     /// - The first fix (from `unknown`) decides as iOS decides a region's initial state, and
     ///   `event(from:to:)` reports no crossing for it: by its centre (inside when within the radius)
     ///   when it is no coarser than the region; a coarser one only when its whole accuracy circle is
-    ///   outside, and otherwise the state stays unknown for the next fix to decide.
+    ///   outside, and otherwise the state stays unknown for the next fix to decide. Deciding by the
+    ///   centre is a choice between two errors: a device that stands near the edge when the trigger is
+    ///   set may be placed on the wrong side and see one crossing it did not make, where a first fix
+    ///   left undecided would lose the entry of a device that then walks in, which is what the trigger
+    ///   is for.
     /// - After that the device is outside once the fix's centre is beyond the radius by `cushion(for:)`,
     ///   and inside once it is within it by the same cushion, at most half the radius: a fix coarser than
     ///   the region can so still place a device near its centre inside (a Wi-Fi position around an
@@ -89,8 +93,8 @@ extension CircularRegion {
             return distance - fix.accuracy >= radius ? .outside : .unknown
         }
         let cushion = cushion(for: fix)
-        if distance >= radius + cushion { return .outside }
-        if distance <= radius - min(cushion, radius / 2) { return .inside }
+        if distance > radius + cushion { return .outside }
+        if distance < radius - min(cushion, radius / 2) { return .inside }
         return previous
     }
 

@@ -90,7 +90,8 @@ public actor GeoClueLocationSource {
 
     /// Ends a start under way at once, as if GeoClue could not be reached, and every later one: a `Start`
     /// may wait minutes for the user to answer GeoClue's agent, which a program shutting down does not
-    /// wait out. A running client is left alone, for `stop()` to end.
+    /// wait out. A client already running is left for `stop()` to end; one whose `Start` has just been
+    /// answered may be cut off instead, which ends it as if GeoClue had gone.
     public nonisolated func abandonStarts() {
         starting.withLock {
             $0.abandoned = true

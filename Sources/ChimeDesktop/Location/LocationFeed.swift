@@ -96,6 +96,8 @@ public actor LocationFeed {
         let state = await source.state
         if wanted, state != .running {
             let started = await source.start()
+            // A start abandoned by `stop()` is not a GeoClue to report or to ask again.
+            guard !stopped else { return }
             report(started)
             if started != .running { retryLater() }
         } else if !wanted, state == .running {
