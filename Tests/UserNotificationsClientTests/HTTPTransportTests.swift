@@ -48,8 +48,10 @@ struct HTTPTransportTests {
             _ = try await transport.send(.get, "/v1/status", timeout: .milliseconds(300))
         }
         let waited = ContinuousClock.now - started
-        // It ends (rather than hangs); how soon after its timeout depends on how busy the machine is.
-        #expect(waited >= .milliseconds(300) && waited < .seconds(30), "\(waited)")
+        // It ends (rather than hangs), never before its timeout. How soon after depends on how busy the
+        // machine is, and on the test process: its waiting task resumes on the shared pool, which other
+        // suites' blocking socket reads can hold for tens of seconds (38 s once in a full run).
+        #expect(waited >= .milliseconds(300) && waited < .seconds(120), "\(waited)")
     }
 
     /// Many requests at once, some to a socket that never answers: each ends by itself, the answered ones
