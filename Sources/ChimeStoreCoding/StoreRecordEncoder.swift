@@ -277,6 +277,8 @@ final class StoreRecordWriter {
             write(unsafeBitCast(value, to: [String: JSONValue].self))
         } else if T.self == NotificationRequest.self {
             return writeDirectly(unsafeBitCast(value, to: NotificationRequest.self))
+        } else if T.self == DeliveredNotification.self {
+            return writeDirectly(unsafeBitCast(value, to: DeliveredNotification.self))
         } else {
             return false
         }

@@ -21,7 +21,7 @@ import Foundation
 extension StoreRecordWriter {
     func writeDirectly(_ request: NotificationRequest) -> Bool {
         let content = request.content
-        guard content.attachments.isEmpty, Self.isWrittenDirectly(request.trigger) else { return false }
+        guard Self.isWrittenDirectly(request) else { return false }
 
         let object = beginInlineContainer(.object)
         var count = 2
@@ -41,6 +41,37 @@ extension StoreRecordWriter {
         }
         endInlineContainer(object, count: count)
         return true
+    }
+
+    /// A delivered notification, as every fire records one: in the wide form the bytes of its synthesized
+    /// `encode(to:)` (the request, the date, the scheduled date when set, `isLate`, the actions override
+    /// when set); in the compact form without `isLate` when it is false, which `init(from:)` takes for an
+    /// absent key. One with an actions override, or whose request is left to `encode(to:)`, is left to
+    /// `encode(to:)` whole: this writes nothing and returns `false`.
+    func writeDirectly(_ delivered: DeliveredNotification) -> Bool {
+        guard delivered.actionsOverride == nil, Self.isWrittenDirectly(delivered.request) else { return false }
+        let object = beginInlineContainer(.object)
+        var count = 2
+        writeKey(.request)
+        _ = writeDirectly(delivered.request)
+        writeKey(.date)
+        write(delivered.date.timeIntervalSinceReferenceDate)
+        if let scheduledDate = delivered.scheduledDate {
+            writeKey(.scheduledDate)
+            write(scheduledDate.timeIntervalSinceReferenceDate)
+            count += 1
+        }
+        if !compact || delivered.isLate {
+            writeKey(.isLate)
+            write(delivered.isLate)
+            count += 1
+        }
+        endInlineContainer(object, count: count)
+        return true
+    }
+
+    private static func isWrittenDirectly(_ request: NotificationRequest) -> Bool {
+        request.content.attachments.isEmpty && isWrittenDirectly(request.trigger)
     }
 
     private static func isWrittenDirectly(_ trigger: NotificationTrigger?) -> Bool {

@@ -33,6 +33,19 @@ struct RecordCodingBenchmark {
         var decodeWideDirectNanoseconds: Double
     }
 
+    /// The wrapper hides the delivered notification's type, so only its `encode(to:)` writes its keys.
+    struct DeliveredThroughCodable: Encodable {
+        let delivered: DeliveredNotification
+        func encode(to encoder: any Encoder) throws { try delivered.encode(to: encoder) }
+    }
+
+    /// The delivered record each fire writes (the burst request, delivered at its instant).
+    struct DeliveredFigures: Encodable {
+        var recordBytes: Int
+        var encodeDirectNanoseconds: Double
+        var encodeCodableNanoseconds: Double
+    }
+
     struct EventFigures: Encodable {
         var eventBytes: Int
         var byHandNanoseconds: Double
@@ -43,6 +56,7 @@ struct RecordCodingBenchmark {
         var workload = "records"
         var requests: Int
         var results: [Figures]
+        var deliveredRecord: DeliveredFigures
         var deliveredEvent: EventFigures
     }
 
@@ -61,8 +75,16 @@ struct RecordCodingBenchmark {
         let eventBytes = try event.wireJSON()
         guard eventBytes == Array(try WireFormat.encoder().encode(event)) else { throw BenchmarkFailure("the event's two writers disagree") }
         let encoder = WireFormat.encoder()
+        let delivered = try DeliveredNotification(request: burst, date: Date(timeIntervalSince1970: 1_765_000_123.456), scheduledDate: Date(timeIntervalSince1970: 1_765_000_123.456))
+        let deliveredRecord = try StoreRecord.encode(delivered, form: .compact)
+        guard try StoreRecord.decode(DeliveredNotification.self, from: deliveredRecord) == delivered,
+            try StoreRecord.encode(delivered, form: .wide) == StoreRecord.encode(DeliveredThroughCodable(delivered: delivered), form: .wide)
+        else { throw BenchmarkFailure("the two paths disagree on the delivered record") }
         return Report(
             requests: requests, results: try [measure("typical reminder", typical), measure("burst request", burst)],
+            deliveredRecord: DeliveredFigures(
+                recordBytes: deliveredRecord.count, encodeDirectNanoseconds: try fastest { _ = try StoreRecord.encode(delivered, form: .compact) },
+                encodeCodableNanoseconds: try fastest { _ = try StoreRecord.encode(DeliveredThroughCodable(delivered: delivered), form: .compact) }),
             deliveredEvent: EventFigures(
                 eventBytes: eventBytes.count, byHandNanoseconds: try fastest { _ = try event.wireJSON() },
                 jsonEncoderNanoseconds: try fastest { _ = try encoder.encode(event) }))

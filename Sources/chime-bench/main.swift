@@ -33,7 +33,8 @@ let usage = """
                      chimed --server started on them: time to its first status, its memory, a pending page;
                      beside the same with nothing pending (needs --database and an empty pending table)
       records        one request's store record written and read directly, beside the same through its
-                     encode(to:) and init(from:) (nanoseconds per request; --requests per round, default 200000)
+                     encode(to:) and init(from:), and a delivered notification's record written both ways
+                     (nanoseconds per record; --requests per round, default 200000)
       store-size     --requests N (default 100,000) typical reminders (title, body, daily calendar trigger) in a
                      fresh SQLite store: the file's bytes per reminder, split between the table and its indexes
       webhooks       --requests N (default 2,000) signed webhooks to a receiver on loopback that answers at once,

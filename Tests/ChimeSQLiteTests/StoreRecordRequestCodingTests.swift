@@ -143,6 +143,39 @@ struct StoreRecordRequestCodingTests {
         }
     }
 
+    /// Hides a delivered notification's type from the encoder, so only its `encode(to:)` writes its own
+    /// keys (the request inside is still written directly, as in the records it is compared with).
+    struct DeliveredThroughCodable: Encodable {
+        let delivered: DeliveredNotification
+        func encode(to encoder: any Encoder) throws { try delivered.encode(to: encoder) }
+    }
+
+    /// Delivered notifications, as fires record them, are written directly: in the wide form with the
+    /// bytes of their `encode(to:)`, in the compact form shorter and reading back the same; one with an
+    /// actions override, or a request left to `encode(to:)`, takes that path whole.
+    @Test func deliveredNotificationsAreWrittenDirectly() throws {
+        var random = SeededGenerator(seed: 0xDE11_7E2D)
+        let override = [try NotificationAction(identifier: "ok", title: "OK")]
+        for index in 0..<2_000 {
+            let request = try Self.randomRequest(index, &random)
+            let date = Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(index) * 0.25)
+            let delivered = try DeliveredNotification(
+                request: request, date: date, scheduledDate: index % 3 == 0 ? nil : date.addingTimeInterval(-Double(index % 5)),
+                isLate: index % 3 == 2, actionsOverride: index % 17 == 0 ? override : nil)
+            for form in [StoreRecord.Form.compact, .wide] {
+                let direct = try StoreRecord.encode(delivered, form: form)
+                let reference = try StoreRecordEncoder.encode(DeliveredThroughCodable(delivered: delivered), compact: form == .compact)
+                #expect(try StoreRecord.decode(DeliveredNotification.self, from: direct) == delivered, "\(index) \(form)")
+                if form == .wide || delivered.actionsOverride != nil {
+                    #expect(direct == reference, "\(index) \(form): the encode(to:) bytes")
+                } else {
+                    #expect(direct.count <= reference.count, "\(index): compact leaves out a false isLate")
+                    #expect(delivered.isLate || direct.count < reference.count, "\(index): a false isLate is left out")
+                }
+            }
+        }
+    }
+
     /// 10,000 random requests over every field the direct writer takes, each optional one present or not.
     @Test func randomRequestsMatchTheCodablePathByteForByte() throws {
         var random = SeededGenerator(seed: 0x5EC0_DE12)

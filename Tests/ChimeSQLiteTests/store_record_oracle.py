@@ -6,8 +6,9 @@ Input: a file of lines "<kind>\t<record hex>\t<JSON text>", the kind being reque
 delivered notification, which holds a request) or other. Written independently of the Swift reader, from the
 format's description: the two markers, the value tags, wide and compact container sizes, and the
 compact form's key numbers. A compact request record may leave out fields at the defaults
-NotificationContent's and NotificationRequest's init(from:) give an absent key; those defaults are
-filled in before comparing. Beyond equal values, each numeric field of Chime's types must carry the tag
+NotificationContent's and NotificationRequest's init(from:) give an absent key, and a compact delivered
+record a false isLate (DeliveredNotification's init(from:) default); those defaults are filled in before
+comparing. Beyond equal values, each numeric field of Chime's types must carry the tag
 its type writes (a double, a signed integer), a zero its sign, a Float field a value a Float holds, and
 no object a key twice. Prints "ok <count>", or the first difference and exits 1.
 """
@@ -63,6 +64,7 @@ CONTENT_DEFAULTS = {
     "interruptionLevel": "active", "relevanceScore": Double(0), "launchImageName": "", "summaryArgument": "", "summaryArgumentCount": Signed(0),
 }
 REQUEST_DEFAULTS = {"misfirePolicy": "deliverLate"}
+DELIVERED_DEFAULTS = {"isLate": False}
 
 
 class Reader:
@@ -156,7 +158,7 @@ def with_defaults(kind, value):
     if kind == "request":
         return request_with_defaults(value)
     if kind == "delivered":
-        return dict(value, request=request_with_defaults(value["request"]))
+        return dict(DELIVERED_DEFAULTS, **dict(value, request=request_with_defaults(value["request"])))
     return value
 
 
