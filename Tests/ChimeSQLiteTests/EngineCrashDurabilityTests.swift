@@ -4,6 +4,7 @@ import ChimeSQLite
 import ChimeTestSupport
 import ChimeTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// Kills a process with SIGKILL in the middle of a burst of adds and deliveries, then checks the store
@@ -17,12 +18,26 @@ struct EngineCrashDurabilityTests {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("chime-crash-probe")
         let probe = try ChildProcess(executable.path, [path, "50000"], name: "chime-crash-probe")
-        let reachedMidBurst = (try? await eventually("a burst under way", within: 120) {
-            let lines = probe.output.lines
-            return probe.output.hasEnded
-                || lines.count(where: { $0.hasPrefix("added ") }) >= 2000 && lines.count(where: { $0.hasPrefix("shown ") }) >= 200
-        }) != nil && !probe.output.hasEnded
-        probe.signal(SIGKILL)
+        // The kill comes from a thread of its own, not from the test's tasks: with the whole suite running,
+        // the shared pool can be busy for tens of seconds, long enough for the probe to finish its burst.
+        let midBurst = Mutex<Bool?>(nil)
+        let killer = Thread {
+            let deadline = Date().addingTimeInterval(120)
+            while Date() < deadline && !probe.output.hasEnded {
+                let lines = probe.output.lines
+                if lines.count(where: { $0.hasPrefix("added ") }) >= 2000 && lines.count(where: { $0.hasPrefix("shown ") }) >= 200 {
+                    probe.signal(SIGKILL)
+                    midBurst.withLock { $0 = true }
+                    return
+                }
+                usleep(2_000)
+            }
+            probe.signal(SIGKILL)
+            midBurst.withLock { $0 = false }
+        }
+        killer.start()
+        try await eventually("the probe killed", within: 180) { midBurst.withLock { $0 } != nil }
+        let reachedMidBurst = midBurst.withLock { $0 } == true
         let termination = await probe.termination()
         let lines = try await probe.output.allLines(within: 30)
         #expect(reachedMidBurst, "the probe stopped before the burst was under way")
