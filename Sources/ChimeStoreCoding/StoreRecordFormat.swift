@@ -93,9 +93,10 @@ enum StoreRecordFormat {
 }
 
 /// The keys the compact form writes as numbers (their case names are the keys, spelled out in
-/// `StoreRecordFormat.knownKeyNames`): those of the records' own types, the first 64 in one byte. **Append only**: records on disk hold the numbers. A program
-/// refuses a number past its own list as damage, so a key appended here needs a new schema version of
-/// the stores that write the compact form, which keeps older programs from opening them.
+/// `StoreRecordFormat.knownKeyNames`): those of the records' own types, the first 64 in one byte.
+/// **Append only**: records on disk hold the numbers. A program refuses a number past its own list as
+/// damage, so a key appended here needs a new schema version of the stores that write the compact form,
+/// which keeps older programs from opening them.
 enum StoreRecordKnownKey: Int, CaseIterable {
     // NotificationRequest
     case identifier, content, trigger, misfirePolicy

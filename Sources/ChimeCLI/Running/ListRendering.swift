@@ -22,15 +22,20 @@ struct ListRendering {
                 PendingOutput(
                     app: $0.app, identifier: $0.request.identifier, title: Output.title($0.request.content), nextFireDate: $0.nextFireDate.map(utc),
                     nextFireDateLocal: $0.nextFireDate.map(iso), repeats: $0.request.trigger?.repeats ?? false,
-                    region: RegionOutput($0.request.trigger))
+                    region: Self.region($0.request.trigger))
             },
             row: { [$0.app, $0.request.identifier, $0.nextFireDate.map(iso) ?? Self.undated($0.request.trigger, never: never), Output.title($0.request.content)] })
     }
 
     /// The next-fire column of a request without a date: where a location trigger fires, else "never".
     static func undated(_ trigger: NotificationTrigger?, never: String) -> String {
-        guard case .location(let location) = trigger else { return never }
-        return RegionSpec.describe(location.region)
+        region(trigger).map(RegionSpec.describe) ?? never
+    }
+
+    /// The region a location trigger waits for.
+    static func region(_ trigger: NotificationTrigger?) -> CircularRegion? {
+        guard case .location(let location) = trigger else { return nil }
+        return location.region
     }
 
     func printDelivered(json: Bool, _ page: (String?) async throws -> Page<DeliveredItem>) async throws {

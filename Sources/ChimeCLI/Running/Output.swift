@@ -157,24 +157,8 @@ struct PendingOutput: Encodable {
     var nextFireDate: String?
     var nextFireDateLocal: String?
     var repeats: Bool
-    /// The region a location trigger waits for; `nil` for any other trigger.
-    var region: RegionOutput?
-}
-
-struct RegionOutput: Encodable {
-    var latitude: Double
-    var longitude: Double
-    var radius: Double
-    var identifier: String
-    var notifyOnEntry: Bool
-    var notifyOnExit: Bool
-
-    init?(_ trigger: NotificationTrigger?) {
-        guard case .location(let location) = trigger else { return nil }
-        let region = location.region
-        (latitude, longitude, radius, identifier) = (region.latitude, region.longitude, region.radius, region.identifier)
-        (notifyOnEntry, notifyOnExit) = (region.notifyOnEntry, region.notifyOnExit)
-    }
+    /// The region a location trigger waits for, as the API writes it; `nil` for any other trigger.
+    var region: CircularRegion?
 }
 
 struct DeliveredOutput: Encodable {

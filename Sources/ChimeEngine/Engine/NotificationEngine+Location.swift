@@ -61,7 +61,7 @@ extension NotificationEngine {
             // One removed or replaced before its fire was recorded is no longer waited for; only those
             // looked at are dropped (others may have been crossed meanwhile).
             let looked = crossedLocations
-            let still = Set(try await store.pendingRequests(Array(looked.keys)).filter { looked[$0.key] == $0.addedDate }.map(\.key))
+            let still = Set(try await stillPending(looked).map(\.key))
             for key in looked.keys where !still.contains(key) && crossedLocations[key] == looked[key] { crossedLocations[key] = nil }
             if !crossedLocations.isEmpty { return true }
         }
@@ -111,11 +111,17 @@ extension NotificationEngine {
         }
         let crossed = crossedLocations.filter { $0.key.appIdentifier == appIdentifier }
         if !crossed.isEmpty {
-            for pending in try await store.pendingRequests(Array(crossed.keys)) where crossed[pending.key] == pending.addedDate {
+            for pending in try await stillPending(crossed) {
                 if case .location = pending.request.trigger { identifiers.insert(pending.request.identifier) }
             }
         }
         return identifiers
+    }
+
+    /// Those of `crossed` (requests dated by a crossing, with the date each was added) still pending as
+    /// they were crossed: neither removed nor replaced since.
+    private func stillPending(_ crossed: [RequestKey: Date]) async throws -> [PendingRequest] {
+        try await store.pendingRequests(Array(crossed.keys)).filter { crossed[$0.key] == $0.addedDate }
     }
 
     /// Calls `body` with each pending request that waits undated on a location trigger (of one app, or of
