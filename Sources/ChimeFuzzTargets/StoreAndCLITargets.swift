@@ -6,16 +6,32 @@ import Foundation
 extension FuzzTarget {
     /// The stores' records (`StoreRecord`: the compact and wide binary forms, and JSON blobs of older
     /// stores): damaged bytes are a typed error, and a record that reads writes back, in either form, to
-    /// one that reads the same. The first byte picks the kind: a pending request, a delivered
-    /// notification, a response.
+    /// one that reads the same. The first byte picks the kind: a request, a delivered notification, a
+    /// response, or a pending row's request, whose identifier the row's key keeps.
     static let storeRecord = FuzzTarget("store-record", "the stores' records (StoreRecord: requests, delivered notifications, responses)") { bytes in
         guard let kind = bytes.first else { return .refused }
         let record = Array(bytes.dropFirst())
-        switch kind % 3 {
+        switch kind % 4 {
         case 0: return roundTrip(NotificationRequest.self, record)
         case 1: return roundTrip(DeliveredNotification.self, record)
-        default: return roundTrip(NotificationResponse.self, record)
+        case 2: return roundTrip(NotificationResponse.self, record)
+        default: return roundTripKeptApart(record, identifier: "n")
         }
+    }
+
+    private static func roundTripKeptApart(_ bytes: [UInt8], identifier: String) -> Outcome {
+        guard let request = try? StoreRecord.decode(NotificationRequest.self, from: bytes, identifier: identifier) else { return .refused }
+        guard request.identifier == identifier else { return .violated("a request kept under \"\(identifier)\" read as \"\(request.identifier)\"") }
+        for form in [StoreRecord.Form.compact, .wide] {
+            guard let written = try? StoreRecord.encode(request, form: form, identifierKeptApart: true) else {
+                return .violated("a request that was read could not be written without its identifier (\(form))")
+            }
+            guard let again = try? StoreRecord.decode(NotificationRequest.self, from: written, identifier: identifier) else {
+                return .violated("could not read the request it wrote without its identifier (\(form))")
+            }
+            guard again == request else { return .violated("a request kept apart from its identifier read back differently (\(form))") }
+        }
+        return .held
     }
 
     private static func roundTrip<Value: Codable & Equatable>(_ type: Value.Type, _ bytes: [UInt8]) -> Outcome {

@@ -1,3 +1,4 @@
+public import ChimeCore
 import Foundation
 
 /// How stores turn records (apps, pending requests, delivered notifications, missed fires) into bytes and
@@ -37,6 +38,36 @@ public enum StoreRecord {
             return try StoreRecordDecoder.decode(type, from: bytes)
         }
         return try JSONDecoder().decode(type, from: Data(bytes))
+    }
+
+    /// A request's record for a store that keeps the request's identifier beside it, in the row's key:
+    /// without the identifier, which would be the same bytes twice (13 of a typical reminder's 122).
+    /// A request the direct writer leaves to `encode(to:)` (attachments, a location trigger, a zoned
+    /// calendar) keeps it. Read it back with `decode(_:from:identifier:)`.
+    public static func encode(_ request: NotificationRequest, form: Form, identifierKeptApart: Bool) throws -> [UInt8] {
+        if identifierKeptApart, let record = try StoreRecordEncoder.encodeWithoutIdentifier(request, compact: form == .compact) {
+            return record
+        }
+        return try encode(request, form: form)
+    }
+
+    /// The request of a record written by `encode(_:form:identifierKeptApart:)`, whose identifier the
+    /// store kept: `identifier` stands in for one the record leaves out.
+    ///
+    /// - Throws: `DecodingError` also when the record holds an identifier other than `identifier`: the
+    ///   record is not the one its key says.
+    public static func decode(_ type: NotificationRequest.Type, from bytes: [UInt8], identifier: String) throws -> NotificationRequest {
+        let request =
+            if isBinary(bytes) {
+                try StoreRecordDecoder.decode(type, from: bytes, impliedRequestIdentifier: identifier)
+            } else {
+                try decode(type, from: bytes)
+            }
+        guard request.identifier == identifier else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: [], debugDescription: "the record is of request \"\(request.identifier)\", kept under \"\(identifier)\""))
+        }
+        return request
     }
 
     /// Whether the bytes are in a binary form (not a JSON blob of an older store).

@@ -12,8 +12,10 @@ import Foundation
 /// let request = try StoreRecordDecoder.decode(NotificationRequest.self, from: bytes)
 /// ```
 enum StoreRecordDecoder {
-    static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value {
-        let reader = StoreRecordReader(bytes)
+    /// - Parameter impliedRequestIdentifier: the identifier of a request whose record was written without
+    ///   it (`StoreRecord.encode(_:form:identifierKeptApart:)`).
+    static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8], impliedRequestIdentifier: String? = nil) throws -> Value {
+        let reader = StoreRecordReader(bytes, impliedRequestIdentifier: impliedRequestIdentifier)
         guard StoreRecord.isBinary(bytes), try reader.end(of: 1) == bytes.count else {
             throw reader.corrupted("not a store record, or one with bytes missing or left over")
         }
@@ -28,10 +30,13 @@ final class StoreRecordReader {
     let bytes: [UInt8]
     /// Whether the record is in the compact form (varint sizes, known keys as numbers).
     let compact: Bool
+    /// The identifier of a request whose record leaves it out, kept beside the record by its store.
+    let impliedRequestIdentifier: String?
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], impliedRequestIdentifier: String? = nil) {
         self.bytes = bytes
         compact = bytes.first == StoreRecordFormat.compactMarker
+        self.impliedRequestIdentifier = impliedRequestIdentifier
     }
 
     func corrupted(at place: StoreRecordPlace, _ description: String) -> DecodingError {
@@ -340,7 +345,9 @@ struct StoreRecordSlotDecoder: Decoder {
     let path: StoreRecordPath?
 
     var codingPath: [any CodingKey] { StoreRecordPath.keys(path) }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] {
+        reader.impliedRequestIdentifier.map { [.impliedRequestIdentifier: $0] } ?? [:]
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let tag = try reader.tag(at: offset)

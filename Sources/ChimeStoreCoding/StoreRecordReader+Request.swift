@@ -46,7 +46,7 @@ extension StoreRecordReader {
             }
             return 0
         }
-        guard let identifier else { throw Declined() }
+        guard let identifier = identifier ?? impliedRequestIdentifier else { throw Declined() }
         return try NotificationRequest(identifier: identifier, content: content, trigger: trigger, misfirePolicy: misfirePolicy)
     }
 

@@ -19,14 +19,19 @@ import Foundation
 /// trigger, or date components with a calendar, a zone, a day of the year or a leap month is left to
 /// `encode(to:)`: `writeDirectly` then writes nothing and returns `false`.
 extension StoreRecordWriter {
-    func writeDirectly(_ request: NotificationRequest) -> Bool {
+    /// - Parameter includingIdentifier: `false` for a store that keeps the identifier beside the record
+    ///   (`StoreRecord.encode(_:form:identifierKeptApart:)`).
+    func writeDirectly(_ request: NotificationRequest, includingIdentifier: Bool = true) -> Bool {
         let content = request.content
         guard Self.isWrittenDirectly(request) else { return false }
 
         let object = beginInlineContainer(.object)
-        var count = 2
-        writeKey(.identifier)
-        write(request.identifier)
+        var count = 1
+        if includingIdentifier {
+            writeKey(.identifier)
+            write(request.identifier)
+            count += 1
+        }
         writeKey(.content)
         write(content)
         if let trigger = request.trigger {

@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeEngine
 @testable import ChimeSQLite
+import ChimeStoreCoding
 import ChimeTesting
 import Foundation
 import Testing
@@ -63,6 +64,52 @@ struct SQLiteNotificationStoreTests {
         let store = try await SQLiteNotificationStore(path: path)
         #expect(try await store.deliveredCounts(appIdentifier: "app", threadIdentifiers: ["photos", "", "none"]) == ["photos": 3, "": 1, "none": 0])
         await store.close()
+    }
+
+    /// Version 6 keeps a pending request's identifier only in the row's key. Rows written before keep it in
+    /// the record too and still read; a record kept under another request's key is damage.
+    @Test func aVersionFiveFilesPendingRowsReadOnAndNewRowsLeaveTheIdentifierOut() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("chime.sqlite")
+        let floating = try NotificationRequest(
+            identifier: "water-the-plants", content: NotificationContent(title: "Water the plants"),
+            trigger: .calendar(CalendarTrigger(dateMatching: DateComponents(hour: 8), repeats: true)))
+        let interval = try NotificationRequest(
+            identifier: "tea", content: NotificationContent(title: "Tea"), trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 60, repeats: false)))
+        let added = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        let old = try await SQLiteDatabase(path: path, migrations: Array(NotificationSchema.migrations.prefix(5)))
+        try await old.write { db in
+            let insert = try db.prepare(
+                "INSERT INTO pending (app_id, request_id, added, next_fire, floating_calendar, request) VALUES ('app', ?, ?, ?, ?, ?)")
+            for (key, request, isFloating) in [("water-the-plants", floating, true), ("tea", interval, false), ("stolen", interval, false)] {
+                try insert.run([.text(key), .date(added), .date(added + 60), .integer(isFloating ? 1 : 0), .blob(try StoreRecord.encode(request, form: .compact))])
+            }
+        }
+        await old.close()
+
+        let store = try await SQLiteNotificationStore(path: path)
+        #expect(try await store.pendingRequests(appIdentifier: "app").map(\.request) == [interval, floating])
+        #expect(try await store.quarantinedCount() == 1, "the record of \"tea\" kept under \"stolen\" is set aside")
+        #expect(try await store.floatingCalendarRequests().map(\.key.requestIdentifier) == ["water-the-plants"])
+
+        let new = try NotificationRequest(
+            identifier: "stretch", content: NotificationContent(title: "Stretch"),
+            trigger: .calendar(CalendarTrigger(dateMatching: DateComponents(minute: 0), repeats: true)))
+        try await store.addPending([PendingRequest(appIdentifier: "app", request: new, addedDate: added, nextFireDate: added + 120)])
+        #expect(try await store.pendingRequests([RequestKey(appIdentifier: "app", requestIdentifier: "stretch")]).map(\.request) == [new])
+        #expect(Set(try await store.floatingCalendarRequests().map(\.key.requestIdentifier)) == ["water-the-plants", "stretch"])
+        await store.close()
+
+        let raw = try await SQLiteDatabase(path: path, migrations: Array(NotificationSchema.migrations))
+        let record = try await raw.read { db in try db.query("SELECT request FROM pending WHERE request_id = 'stretch'") }
+        let whole = try StoreRecord.encode(new, form: .compact)
+        #expect(record == [[.blob(try StoreRecord.encode(new, form: .compact, identifierKeptApart: true))]])
+        if case .blob(let bytes) = record.first?.first {
+            #expect(bytes.count == whole.count - 1 - 2 - "stretch".utf8.count, "the record leaves out the identifier the key holds")
+        }
+        let indexes = try await raw.read { db in try db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'pending'") }
+        #expect(!indexes.contains([.text("pending_floating_calendar")]))
+        await raw.close()
     }
 
     @Test func aFileThatIsNotADatabaseIsRefusedAndLeftUntouched() async throws {

@@ -34,6 +34,13 @@ struct StoreRecordOracleTests {
             }
             requests.append(request)
             try add("request", request)
+            // As a pending row holds it: without the identifier its key holds.
+            let key = request.identifier.utf8.map { String(format: "%02x", $0) }.joined()
+            let json = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
+            for form in [StoreRecord.Form.compact, .wide] {
+                let hex = try StoreRecord.encode(request, form: form, identifierKeptApart: true).map { String(format: "%02x", $0) }.joined()
+                lines.append("pending:\(key)\t\(hex)\t\(json)")
+            }
         }
         // What the store writes through encode(to:): a sound, a zone and a leap month, a location trigger.
         var ringing = NotificationContent(title: "Ring", body: "Twice")

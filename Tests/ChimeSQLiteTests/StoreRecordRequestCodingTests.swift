@@ -59,8 +59,38 @@ struct StoreRecordRequestCodingTests {
             #expect(
                 Self.isReadDirectly(direct) == Self.isWrittenDirectly(request), "\(request.identifier) is read as directly as it is written (\(form))",
                 sourceLocation: sourceLocation)
+            try expectReadsBackWithItsIdentifierApart(request, form: form, whole: direct, sourceLocation: sourceLocation)
         }
         return true
+    }
+
+    /// A record for a store that keeps the identifier in the row's key: without it when written directly
+    /// (exactly the identifier's key and string shorter), whole otherwise, and read back as the request by
+    /// the direct reader and by `init(from:)` alike, given the identifier.
+    func expectReadsBackWithItsIdentifierApart(
+        _ request: NotificationRequest, form: StoreRecord.Form, whole: [UInt8], sourceLocation: SourceLocation
+    ) throws {
+        let apart = try StoreRecord.encode(request, form: form, identifierKeptApart: true)
+        if Self.isWrittenDirectly(request) {
+            let identifierBytes = request.identifier.utf8.count
+            // The key (a byte compact, its text wide), the string's tag, its length varint and its bytes.
+            let saved = (form == .compact ? 1 : 1 + "identifier".utf8.count) + 1 + (identifierBytes < 128 ? 1 : 2) + identifierBytes
+            // In the compact form the object's byte length is a varint, which may take a byte less.
+            let expected = form == .compact ? saved...(saved + 1) : saved...saved
+            #expect(
+                expected.contains(whole.count - apart.count), "\(request.identifier) (\(form)): \(whole.count) bytes whole, \(apart.count) apart",
+                sourceLocation: sourceLocation)
+            #expect(Self.reference(apart) == nil, "without the identifier, init(from:) alone cannot read it", sourceLocation: sourceLocation)
+        } else {
+            #expect(apart == whole, "\(request.identifier) is left to encode(to:), which keeps the identifier", sourceLocation: sourceLocation)
+        }
+        #expect(try StoreRecord.decode(NotificationRequest.self, from: apart, identifier: request.identifier) == request, sourceLocation: sourceLocation)
+        let throughInitFrom = try? StoreRecordDecoder.decode(ThroughDecodable.self, from: apart, impliedRequestIdentifier: request.identifier).request
+        #expect(throughInitFrom == request, "init(from:) reads it with the identifier the store kept", sourceLocation: sourceLocation)
+        // A record filed under another request's key is damage, not that request.
+        #expect(throws: DecodingError.self, sourceLocation: sourceLocation) {
+            try StoreRecord.decode(NotificationRequest.self, from: whole, identifier: request.identifier + "-other")
+        }
     }
 
     @Test func typicalRequestsAreWrittenDirectlyWithTheCodablePathsBytes() throws {

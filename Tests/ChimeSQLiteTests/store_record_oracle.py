@@ -3,7 +3,9 @@
 JSONEncoder wrote for the same value.
 
 Input: a file of lines "<kind>\t<record hex>\t<JSON text>", the kind being request, delivered (a
-delivered notification, which holds a request) or other. Written independently of the Swift reader, from the
+delivered notification, which holds a request), pending:<key hex> (a request's record from a pending row
+whose key is that identifier: it may leave out its identifier, which is then the key's, and any it holds
+must be the key's) or other. Written independently of the Swift reader, from the
 format's description: the two markers, the value tags, wide and compact container sizes, and the
 compact form's key numbers. A compact request record may leave out fields at the defaults
 NotificationContent's and NotificationRequest's init(from:) give an absent key, and a compact delivered
@@ -210,6 +212,12 @@ def main():
                 print("line %d: bytes left over after the record's value" % number)
                 sys.exit(1)
             expected = json.loads(text, parse_int=lambda digits: -0.0 if digits == "-0" else int(digits))
+            if kind.startswith("pending:"):
+                key = bytes.fromhex(kind[len("pending:"):]).decode("utf-8")
+                if not isinstance(read, dict) or read.get("identifier", key) != key:
+                    print("line %d: the record is not a request kept under the key %r" % (number, key))
+                    sys.exit(1)
+                kind, read = "request", dict(read, identifier=key)
             if reader.compact:
                 read, expected = with_defaults(kind, read), with_defaults(kind, expected)
             if not same(read, expected):

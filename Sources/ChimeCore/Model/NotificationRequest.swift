@@ -70,13 +70,25 @@ extension NotificationRequest: Codable {
     private enum CodingKeys: String, CodingKey { case identifier, content, trigger, misfirePolicy }
 
     /// A missing trigger delivers at once, a missing misfire policy is the default; the result is
-    /// validated.
+    /// validated. A missing identifier is the decoder's `impliedRequestIdentifier`, when it has one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let identifier =
+            if !container.contains(.identifier), let implied = decoder.userInfo[.impliedRequestIdentifier] as? String {
+                implied
+            } else {
+                try container.decode(String.self, forKey: .identifier)
+            }
         try self.init(
-            identifier: container.decode(String.self, forKey: .identifier),
+            identifier: identifier,
             content: container.decodeIfPresent(NotificationContent.self, forKey: .content) ?? NotificationContent(),
             trigger: container.decodeIfPresent(NotificationTrigger.self, forKey: .trigger),
             misfirePolicy: container.decodeIfPresent(MisfirePolicy.self, forKey: .misfirePolicy) ?? .default)
     }
+}
+
+extension CodingUserInfoKey {
+    /// The identifier of a request whose record leaves it out because it is kept beside the record: a
+    /// store row keyed by the request's identifier does not hold it twice.
+    public static let impliedRequestIdentifier = CodingUserInfoKey(rawValue: "impliedRequestIdentifier")!
 }

@@ -94,5 +94,19 @@ enum NotificationSchema {
         // record aside as damaged. Records already written stay in the wide form, which is still read,
         // until they are written again.
         SQLiteMigration(version: 5, name: "compact records") { _ throws(SQLiteError) in },
+        // Two things a pending row held twice go, for a smaller store (BENCHMARKS.md, "store size per
+        // reminder"):
+        // - The request's identifier, which is the row's `request_id`: records are written without it
+        //   from here on (`StoreCoding.encodePending`), which programs before this version would set
+        //   aside as damaged, so the version keeps them from opening the store. Records already written
+        //   keep their identifier, which is still read.
+        // - The index of requests whose calendar floats with the user's zone, 45 bytes a reminder. It
+        //   served one read when the zone changes, which reads every such request anyway: where they are
+        //   most of the store (reminders), reading the table in order costs no more than the index and the
+        //   lookups; where they are few, the table is read whole once, on an event that comes when the
+        //   user travels.
+        SQLiteMigration(
+            version: 6, name: "pending records without their identifier; no floating calendar index",
+            sql: "DROP INDEX pending_floating_calendar;"),
     ]
 }

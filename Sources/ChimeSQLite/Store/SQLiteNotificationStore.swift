@@ -128,7 +128,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             [
                 .text(pending.appIdentifier), .text(pending.request.identifier), .date(pending.addedDate),
                 .date(pending.nextFireDate), .integer(pending.request.hasFloatingCalendarTrigger ? 1 : 0),
-                try StoreCoding.encode(pending.request),
+                try StoreCoding.encodePending(pending.request),
             ]
         }
         let appIdentifiers = Set(requests.map(\.appIdentifier))
@@ -234,7 +234,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     static func pendingRequest(_ row: [SQLiteValue]) throws -> PendingRequest {
         guard let app = row[0].text, let added = row[1].date else { throw StoreCoding.corruptRow }
         return PendingRequest(
-            appIdentifier: app, request: try StoreCoding.decode(NotificationRequest.self, from: row[3]), addedDate: added,
+            appIdentifier: app, request: try StoreCoding.decodePending(from: row[3], identifier: row[4]), addedDate: added,
             nextFireDate: row[2].date)
     }
 

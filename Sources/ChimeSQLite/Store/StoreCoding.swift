@@ -16,6 +16,18 @@ enum StoreCoding {
         guard case .blob(let bytes) = column else { throw corruptRow }
         return try StoreRecord.decode(type, from: bytes)
     }
+
+    /// A pending request's record: its identifier is the row's `request_id`, so the record leaves it out
+    /// (from schema version 6 on).
+    static func encodePending(_ request: NotificationRequest) throws -> SQLiteValue {
+        .blob(try StoreRecord.encode(request, form: .compact, identifierKeptApart: true))
+    }
+
+    /// The request of a pending row, with the identifier of its `request_id`.
+    static func decodePending(from column: SQLiteValue, identifier: SQLiteValue) throws -> NotificationRequest {
+        guard case .blob(let bytes) = column, case .text(let identifier) = identifier else { throw corruptRow }
+        return try StoreRecord.decode(NotificationRequest.self, from: bytes, identifier: identifier)
+    }
 }
 
 extension SQLiteValue {
