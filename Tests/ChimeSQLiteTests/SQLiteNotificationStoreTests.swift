@@ -112,6 +112,47 @@ struct SQLiteNotificationStoreTests {
         await raw.close()
     }
 
+    /// An add larger than a chunk is encoded while the writer inserts the chunks before: it is still one
+    /// transaction, whole or not at all.
+    @Test func anAddOfManyChunksIsWrittenWholeOrNotAtAll() async throws {
+        let folder = try TemporaryFolder()
+        let store = try await SQLiteNotificationStore(path: folder.path("chime.sqlite"))
+        let added = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        let count = SQLiteNotificationStore.rowsPerEncodedChunk * 3 + 7
+        func pending(_ index: Int, title: String) throws -> PendingRequest {
+            PendingRequest(
+                appIdentifier: "app",
+                request: try NotificationRequest(
+                    identifier: "r-\(index)", content: NotificationContent(title: .init(stringLiteral: title)),
+                    trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 60, repeats: false))),
+                addedDate: added, nextFireDate: added + Double(index))
+        }
+        let first = try (0..<count).map { try pending($0, title: "first") }
+        try await store.addPending(first)
+        #expect(try await store.pendingRequests(appIdentifier: "app") == first)
+
+        // Refused by the admission check, which runs before the first chunk is inserted: nothing changes.
+        struct Refused: Error {}
+        let second = try (0..<count).map { try pending($0, title: "second") }
+        await #expect(throws: Refused.self) { try await store.addPending(second, admitting: { _ in throw Refused() }) }
+        #expect(try await store.pendingRequests(appIdentifier: "app") == first)
+
+        await store.close()
+
+        // Refused by the database in the last chunk, after the others went in: nothing changes either.
+        let path = folder.path("chime.sqlite")
+        let raw = try await SQLiteDatabase(path: path, migrations: Array(NotificationSchema.migrations))
+        try await raw.write { db in
+            try db.execute(
+                "CREATE TRIGGER refuse_late BEFORE INSERT ON pending WHEN NEW.request_id = 'r-\(count - 1)' BEGIN SELECT RAISE(ABORT, 'refused late'); END")
+        }
+        await raw.close()
+        let reopened = try await SQLiteNotificationStore(path: path)
+        await #expect(throws: SQLiteError.self) { try await reopened.addPending(second) }
+        #expect(try await reopened.pendingRequests(appIdentifier: "app") == first)
+        await reopened.close()
+    }
+
     @Test func aFileThatIsNotADatabaseIsRefusedAndLeftUntouched() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("notes.sqlite")

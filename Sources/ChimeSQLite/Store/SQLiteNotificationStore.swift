@@ -122,22 +122,50 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     // MARK: Pending requests
 
+    /// Requests are encoded on the caller's task, so the writer's queue only writes. A large add is
+    /// encoded in chunks that the writer inserts as they come, so encoding and inserting overlap.
     public func addPending(_ requests: [PendingRequest], admitting admit: @escaping @Sendable (AppRecord) throws -> Void) async throws {
-        // Encoded here, on the caller's task, so the writer's queue only writes.
-        let rows = try requests.map { pending -> [SQLiteValue] in
-            [
-                .text(pending.appIdentifier), .text(pending.request.identifier), .date(pending.addedDate),
-                .date(pending.nextFireDate), .integer(pending.request.hasFloatingCalendarTrigger ? 1 : 0),
-                try StoreCoding.encodePending(pending.request),
-            ]
-        }
         let appIdentifiers = Set(requests.map(\.appIdentifier))
-        try await database.write { db in
-            for appIdentifier in appIdentifiers { try admit(try self.storedApp(appIdentifier, in: db)) }
-            let insert = try db.prepare(
-                "INSERT OR REPLACE INTO pending (app_id, request_id, added, next_fire, floating_calendar, request) VALUES (?, ?, ?, ?, ?, ?)")
-            for row in rows { try insert.run(row) }
+        let insertRow = "INSERT OR REPLACE INTO pending (app_id, request_id, added, next_fire, floating_calendar, request) VALUES (?, ?, ?, ?, ?, ?)"
+        guard requests.count > Self.rowsPerEncodedChunk else {
+            let rows = try requests.map(Self.pendingRow)
+            try await database.write { db in
+                for appIdentifier in appIdentifiers { try admit(try self.storedApp(appIdentifier, in: db)) }
+                let insert = try db.prepare(insertRow)
+                for row in rows { try insert.run(row) }
+            }
+            return
         }
+        let channel = RowChannel()
+        let written = database.submitWrite { db in
+            for appIdentifier in appIdentifiers { try admit(try self.storedApp(appIdentifier, in: db)) }
+            let insert = try db.prepare(insertRow)
+            while let chunk = try channel.receive() {
+                for row in chunk { try insert.run(row) }
+            }
+        }
+        // Not a suspension point from here to `finish`: the writer may be waiting for these chunks.
+        do {
+            for start in stride(from: 0, to: requests.count, by: Self.rowsPerEncodedChunk) {
+                channel.send(try requests[start..<min(start + Self.rowsPerEncodedChunk, requests.count)].map(Self.pendingRow))
+            }
+            channel.finish(.success(()))
+        } catch {
+            channel.finish(.failure(error))
+        }
+        try await written.value
+    }
+
+    /// How many rows of a large add are encoded before the writer may insert them.
+    static let rowsPerEncodedChunk = 1_000
+
+    /// A pending row's columns, in the order of the insert's.
+    private static func pendingRow(_ pending: PendingRequest) throws -> [SQLiteValue] {
+        [
+            .text(pending.appIdentifier), .text(pending.request.identifier), .date(pending.addedDate),
+            .date(pending.nextFireDate), .integer(pending.request.hasFloatingCalendarTrigger ? 1 : 0),
+            try StoreCoding.encodePending(pending.request),
+        ]
     }
 
     public func pendingRequests(appIdentifier: String) async throws -> [PendingRequest] {
