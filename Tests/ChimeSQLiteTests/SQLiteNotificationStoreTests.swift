@@ -153,6 +153,41 @@ struct SQLiteNotificationStoreTests {
         await reopened.close()
     }
 
+    /// When SQLite rolls back a whole transaction on its own, group commit runs the writes that came
+    /// before again: a large add in such a batch must write all its rows again, not return with none.
+    @Test func aLargeAddRunAgainAfterATransactionWasLostWritesEveryRow() async throws {
+        let folder = try TemporaryFolder()
+        let store = try await SQLiteNotificationStore(path: folder.path("chime.sqlite"))
+        try await store.database.write { db in
+            // ON CONFLICT ROLLBACK makes SQLite end the whole transaction, not just the statement.
+            try db.execute("CREATE TABLE strict(id INTEGER PRIMARY KEY ON CONFLICT ROLLBACK)")
+        }
+        let added = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        let requests = try (0..<(SQLiteNotificationStore.rowsPerEncodedChunk * 2 + 1)).map { index in
+            PendingRequest(
+                appIdentifier: "app",
+                request: try NotificationRequest(
+                    identifier: "r-\(index)", content: NotificationContent(title: "Tea"), trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 60, repeats: false))),
+                addedDate: added, nextFireDate: added + Double(index))
+        }
+        // Everything below waits behind the gate, so the add and the conflict travel in one transaction.
+        let release = DispatchSemaphore(value: 0)
+        let gate = store.database.submitWrite { _ in release.wait() }
+        let add = Task { try await store.addPending(requests) }
+        try await Task.sleep(for: .milliseconds(300))  // the add has submitted its write by now
+        let conflict = store.database.submitWrite { db in
+            try db.execute("INSERT INTO strict(id) VALUES (1)")
+            try db.execute("INSERT INTO strict(id) VALUES (1)")
+        }
+        release.signal()
+        try await gate.value
+        let error = await #expect(throws: SQLiteError.self) { try await conflict.value }
+        #expect(error?.code == .constraint)
+        try await add.value
+        #expect(try await store.pendingRequests(appIdentifier: "app") == requests)
+        await store.close()
+    }
+
     @Test func aFileThatIsNotADatabaseIsRefusedAndLeftUntouched() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("notes.sqlite")

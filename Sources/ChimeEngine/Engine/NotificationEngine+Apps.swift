@@ -171,7 +171,8 @@ extension NotificationEngine {
         guard !accepted.isEmpty else { return outcomes }
         var written: [(index: Int, pending: [PendingRequest])] = []
         do {
-            try await store.addPending(accepted.flatMap(\.pending), admitting: Self.admitAdds)
+            // One add's requests as they are: flattening copies every request, 100,000 of them in a batch.
+            try await store.addPending(accepted.count == 1 ? accepted[0].pending : accepted.flatMap(\.pending), admitting: Self.admitAdds)
             written = accepted.map { ($0.index, $0.pending) }
         } catch {
             if accepted.count == 1 {

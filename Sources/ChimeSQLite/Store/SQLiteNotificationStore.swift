@@ -18,8 +18,8 @@ import Synchronization
 ///
 /// A file that is not a Chime database, is damaged, or has a newer schema is refused with an error and
 /// left untouched. The damage check (`PRAGMA quick_check`) reads the whole file, about 1.2 ms per MiB,
-/// and a store grows by about 350 bytes per pending reminder: by default it runs on opening only for
-/// files up to 64 MiB (some 190,000 requests), so that a large store does not delay the first fire by seconds.
+/// and a store grows by about 283 bytes per pending reminder: by default it runs on opening only for
+/// files up to 64 MiB (some 237,000 requests), so that a large store does not delay the first fire by seconds.
 /// Larger files get SQLite's own checks of every page a statement reads, and `checkIntegrity()` runs the
 /// full check whenever its time does not matter.
 public final class SQLiteNotificationStore: NotificationStore {
@@ -128,26 +128,34 @@ public final class SQLiteNotificationStore: NotificationStore {
         let appIdentifiers = Set(requests.map(\.appIdentifier))
         let insertRow = "INSERT OR REPLACE INTO pending (app_id, request_id, added, next_fire, floating_calendar, request) VALUES (?, ?, ?, ?, ?, ?)"
         guard requests.count > Self.rowsPerEncodedChunk else {
-            let rows = try requests.map(Self.pendingRow)
+            let records = try requests.map { try StoreCoding.encodePending($0.request) }
             try await database.write { db in
                 for appIdentifier in appIdentifiers { try admit(try self.storedApp(appIdentifier, in: db)) }
-                let insert = try db.prepare(insertRow)
-                for row in rows { try insert.run(row) }
+                try Self.insert(requests[...], records: records, with: try db.prepare(insertRow))
             }
             return
         }
-        let channel = RowChannel()
+        let channel = ChunkChannel<(range: Range<Int>, records: [SQLiteValue])>()
+        // Safe to run twice, as a write closure must be: it reads the chunks from the first each time.
         let written = database.submitWrite { db in
-            for appIdentifier in appIdentifiers { try admit(try self.storedApp(appIdentifier, in: db)) }
-            let insert = try db.prepare(insertRow)
-            while let chunk = try channel.receive() {
-                for row in chunk { try insert.run(row) }
+            do {
+                for appIdentifier in appIdentifiers { try admit(try self.storedApp(appIdentifier, in: db)) }
+                let insert = try db.prepare(insertRow)
+                var index = 0
+                while let chunk = try channel.chunk(at: index) {
+                    try Self.insert(requests[chunk.range], records: chunk.records, with: insert)
+                    index += 1
+                }
+            } catch {
+                channel.abandon()
+                throw error
             }
         }
         // Not a suspension point from here to `finish`: the writer may be waiting for these chunks.
         do {
             for start in stride(from: 0, to: requests.count, by: Self.rowsPerEncodedChunk) {
-                channel.send(try requests[start..<min(start + Self.rowsPerEncodedChunk, requests.count)].map(Self.pendingRow))
+                let range = start..<min(start + Self.rowsPerEncodedChunk, requests.count)
+                guard channel.send((range, try requests[range].map { try StoreCoding.encodePending($0.request) })) else { break }
             }
             channel.finish(.success(()))
         } catch {
@@ -159,13 +167,19 @@ public final class SQLiteNotificationStore: NotificationStore {
     /// How many rows of a large add are encoded before the writer may insert them.
     static let rowsPerEncodedChunk = 1_000
 
-    /// A pending row's columns, in the order of the insert's.
-    private static func pendingRow(_ pending: PendingRequest) throws -> [SQLiteValue] {
-        [
-            .text(pending.appIdentifier), .text(pending.request.identifier), .date(pending.addedDate),
-            .date(pending.nextFireDate), .integer(pending.request.hasFloatingCalendarTrigger ? 1 : 0),
-            try StoreCoding.encodePending(pending.request),
-        ]
+    /// Inserts each request with its encoded record, the columns bound one by one rather than gathered
+    /// into an array per row.
+    private static func insert(_ requests: ArraySlice<PendingRequest>, records: [SQLiteValue], with insert: SQLiteStatement) throws {
+        for (pending, record) in zip(requests, records) {
+            defer { insert.reset() }
+            try insert.bind(.text(pending.appIdentifier), at: 1)
+            try insert.bind(.text(pending.request.identifier), at: 2)
+            try insert.bind(.date(pending.addedDate), at: 3)
+            try insert.bind(.date(pending.nextFireDate), at: 4)
+            try insert.bind(.integer(pending.request.hasFloatingCalendarTrigger ? 1 : 0), at: 5)
+            try insert.bind(record, at: 6)
+            while try insert.step() {}
+        }
     }
 
     public func pendingRequests(appIdentifier: String) async throws -> [PendingRequest] {
