@@ -9,7 +9,9 @@ import Testing
 /// An engine's location feed against a scripted GeoClue on a private system bus: when GeoClue goes away
 /// while triggers wait, the feed says so, asks again by itself, and the positions of the GeoClue that
 /// comes back fire the triggers.
-@Suite("Location feed", .timeLimit(.minutes(2)))
+// The limit only turns a missing presentation into a failure instead of a hang: it is generous, because
+// a full test run keeps the shared pool busy for tens of seconds and a test can wait that long to run.
+@Suite("Location feed", .timeLimit(.minutes(5)))
 struct LocationFeedTests {
     @Test func aGeoClueThatGoesAwayIsAskedAgainAndItsPositionsFire() async throws {
         let bus = try await PrivateBus.start(.system)

@@ -7,7 +7,9 @@ import Testing
 /// Location triggers fired by fixes: the first fix decides where the device is without a crossing; an
 /// entry or exit fires once, as its region's flags ask; a non-repeating trigger then leaves, a repeating one
 /// waits for the next crossing; fixes jittering at the edge fire nothing.
-@Suite("Engine: location triggers", .timeLimit(.minutes(1)))
+// The limit only turns a missing presentation into a failure instead of a hang: it is generous, because
+// a full test run keeps the shared pool busy for tens of seconds and a test can wait that long to run.
+@Suite("Engine: location triggers", .timeLimit(.minutes(5)))
 struct NotificationEngineLocationTests {
     static let center = (latitude: 37.5665, longitude: 126.978)
 
