@@ -61,10 +61,7 @@ struct StoreSizeBenchmark {
         defer { folder.remove() }
         let path = folder.path("size.sqlite")
 
-        let store = try await SQLiteNotificationStore(path: path)
-        let engine = NotificationEngine(store: store, clock: SystemClock(), presenter: TimestampingPresenter(), log: SilentLog())
-        let center = engine.center(for: Self.appIdentifier)
-        _ = try await center.requestAuthorization(options: [.alert, .sound])
+        let (store, center) = try await authorizedCenter(storeAt: path)
         progress.note("adding \(requests) reminders in batches of \(batchSize)", force: true)
         for first in stride(from: 0, to: requests, by: batchSize) {
             try await center.add(contentsOf: (first..<min(first + batchSize, requests)).map(Self.reminder))
@@ -97,13 +94,19 @@ struct StoreSizeBenchmark {
             parts: parts, target: .atMost(300, perRequest), zoneChangeReads: [allFloating, fewFloating])
     }
 
-    /// A store of `requests` timers (time-interval triggers, which do not float) and 1,000 reminders.
-    private func fewRemindersAmongTimers(in folder: ScratchFolder) async throws -> ZoneChangeRead {
-        let path = folder.path("timers.sqlite")
+    /// A new store at `path`, and the center of an app the user allowed, on an engine over it.
+    private func authorizedCenter(storeAt path: String) async throws -> (SQLiteNotificationStore, AppNotificationCenter) {
         let store = try await SQLiteNotificationStore(path: path)
         let engine = NotificationEngine(store: store, clock: SystemClock(), presenter: TimestampingPresenter(), log: SilentLog())
         let center = engine.center(for: Self.appIdentifier)
         _ = try await center.requestAuthorization(options: [.alert, .sound])
+        return (store, center)
+    }
+
+    /// A store of `requests` timers (time-interval triggers, which do not float) and 1,000 reminders.
+    private func fewRemindersAmongTimers(in folder: ScratchFolder) async throws -> ZoneChangeRead {
+        let path = folder.path("timers.sqlite")
+        let (store, center) = try await authorizedCenter(storeAt: path)
         progress.note("adding \(requests) timers and 1000 reminders", force: true)
         try await center.add(contentsOf: (0..<1_000).map(Self.reminder))
         for first in stride(from: 0, to: requests, by: batchSize) {
