@@ -79,6 +79,9 @@ final class GroupCommitWriter: Sendable {
     /// The number of transactions committed so far.
     var committedTransactionCount: Int { commits.load(ordering: .relaxed) }
 
+    /// The number of writes submitted and not yet taken into a transaction.
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
     /// Queues `submission` behind every write submitted before it; returns at once.
     func submit(_ submission: any WriteSubmission) {
         let startDrain = state.withLock { state in

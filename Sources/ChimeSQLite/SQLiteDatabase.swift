@@ -188,6 +188,10 @@ public final class SQLiteDatabase: Sendable {
     /// With group commit this is usually far below the number of writes; tests and benchmarks use it
     /// to show batching.
     public var committedTransactionCount: Int { writer.committedTransactionCount }
+
+    /// The number of writes submitted and not yet taken into a transaction: tests use it to know that a
+    /// write made elsewhere is queued.
+    var waitingWriteCount: Int { writer.waitingCount }
 }
 
 extension SQLiteDatabase {

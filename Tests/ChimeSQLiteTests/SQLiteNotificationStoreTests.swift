@@ -4,6 +4,7 @@ import ChimeEngine
 import ChimeStoreCoding
 import ChimeTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// A fresh folder for one test's database files, removed afterwards.
@@ -19,7 +20,8 @@ struct TemporaryFolder: ~Copyable {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-@Suite("SQLite notification store")
+// The limit turns a write that never ends into a failure instead of a hang.
+@Suite("SQLite notification store", .timeLimit(.minutes(5)))
 struct SQLiteNotificationStoreTests {
     @Test(arguments: StoreConformance.checks)
     func conforms(check: StoreConformance.Check) async throws {
@@ -170,11 +172,18 @@ struct SQLiteNotificationStoreTests {
                     identifier: "r-\(index)", content: NotificationContent(title: "Tea"), trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 60, repeats: false))),
                 addedDate: added, nextFireDate: added + Double(index))
         }
-        // Everything below waits behind the gate, so the add and the conflict travel in one transaction.
+        // The gate holds the writer; the add, then the conflict, queue behind it and travel in one
+        // transaction. Each step waits until the one before is where it must be, not for a time.
         let release = DispatchSemaphore(value: 0)
-        let gate = store.database.submitWrite { _ in release.wait() }
-        let add = Task { try await store.addPending(requests) }
-        try await Task.sleep(for: .milliseconds(300))  // the add has submitted its write by now
+        let gateRuns = Atomic<Bool>(false)
+        let gate = store.database.submitWrite { _ in
+            gateRuns.store(true, ordering: .sequentiallyConsistent)
+            release.wait()
+        }
+        while !gateRuns.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(5)) }
+        let admissions = Atomic<Int>(0)
+        let add = Task { try await store.addPending(requests, admitting: { _ in admissions.add(1, ordering: .sequentiallyConsistent) }) }
+        while store.database.waitingWriteCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
         let conflict = store.database.submitWrite { db in
             try db.execute("INSERT INTO strict(id) VALUES (1)")
             try db.execute("INSERT INTO strict(id) VALUES (1)")
@@ -184,6 +193,7 @@ struct SQLiteNotificationStoreTests {
         let error = await #expect(throws: SQLiteError.self) { try await conflict.value }
         #expect(error?.code == .constraint)
         try await add.value
+        #expect(admissions.load(ordering: .sequentiallyConsistent) == 2, "the add ran, and ran again after the lost transaction")
         #expect(try await store.pendingRequests(appIdentifier: "app") == requests)
         await store.close()
     }

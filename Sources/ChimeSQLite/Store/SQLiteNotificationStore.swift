@@ -170,6 +170,7 @@ public final class SQLiteNotificationStore: NotificationStore {
     /// Inserts each request with its encoded record, the columns bound one by one rather than gathered
     /// into an array per row.
     private static func insert(_ requests: ArraySlice<PendingRequest>, records: [SQLiteValue], with insert: SQLiteStatement) throws {
+        precondition(requests.count == records.count, "a record for each request")
         for (pending, record) in zip(requests, records) {
             defer { insert.reset() }
             try insert.bind(.text(pending.appIdentifier), at: 1)
