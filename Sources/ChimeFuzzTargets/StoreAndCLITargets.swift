@@ -23,7 +23,7 @@ extension FuzzTarget {
         guard let request = try? StoreRecord.decode(NotificationRequest.self, from: bytes, identifier: identifier) else { return .refused }
         guard request.identifier == identifier else { return .violated("a request kept under \"\(identifier)\" read as \"\(request.identifier)\"") }
         for form in [StoreRecord.Form.compact, .wide] {
-            guard let written = try? StoreRecord.encode(request, form: form, identifierKeptApart: true) else {
+            guard let written = try? StoreRecord.encodeForKeyedRow(request, form: form) else {
                 return .violated("a request that was read could not be written without its identifier (\(form))")
             }
             guard let again = try? StoreRecord.decode(NotificationRequest.self, from: written, identifier: identifier) else {

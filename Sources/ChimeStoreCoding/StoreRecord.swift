@@ -44,14 +44,11 @@ public enum StoreRecord {
     /// without the identifier, which would be the same bytes twice (13 of a typical reminder's 122).
     /// A request the direct writer leaves to `encode(to:)` (attachments, a location trigger, a zoned
     /// calendar) keeps it. Read it back with `decode(_:from:identifier:)`.
-    public static func encode(_ request: NotificationRequest, form: Form, identifierKeptApart: Bool) throws -> [UInt8] {
-        if identifierKeptApart, let record = try StoreRecordEncoder.encodeWithoutIdentifier(request, compact: form == .compact) {
-            return record
-        }
-        return try encode(request, form: form)
+    public static func encodeForKeyedRow(_ request: NotificationRequest, form: Form) throws -> [UInt8] {
+        try StoreRecordEncoder.encodeWithoutIdentifier(request, compact: form == .compact) ?? encode(request, form: form)
     }
 
-    /// The request of a record written by `encode(_:form:identifierKeptApart:)`, whose identifier the
+    /// The request of a record written by `encodeForKeyedRow(_:form:)`, whose identifier the
     /// store kept: `identifier` stands in for one the record leaves out.
     ///
     /// - Throws: `DecodingError` also when the record holds an identifier other than `identifier`: the

@@ -13,7 +13,7 @@ import Foundation
 /// ```
 enum StoreRecordDecoder {
     /// - Parameter impliedRequestIdentifier: the identifier of a request whose record was written without
-    ///   it (`StoreRecord.encode(_:form:identifierKeptApart:)`).
+    ///   it (`StoreRecord.encodeForKeyedRow(_:form:)`).
     static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8], impliedRequestIdentifier: String? = nil) throws -> Value {
         let reader = StoreRecordReader(bytes, impliedRequestIdentifier: impliedRequestIdentifier)
         guard StoreRecord.isBinary(bytes), try reader.end(of: 1) == bytes.count else {

@@ -20,7 +20,7 @@ import Foundation
 /// `encode(to:)`: `writeDirectly` then writes nothing and returns `false`.
 extension StoreRecordWriter {
     /// - Parameter includingIdentifier: `false` for a store that keeps the identifier beside the record
-    ///   (`StoreRecord.encode(_:form:identifierKeptApart:)`).
+    ///   (`StoreRecord.encodeForKeyedRow(_:form:)`).
     func writeDirectly(_ request: NotificationRequest, includingIdentifier: Bool = true) -> Bool {
         let content = request.content
         guard Self.isWrittenDirectly(request) else { return false }

@@ -90,7 +90,7 @@ struct StoreSizeBenchmark {
         let perRequest = (Double(fileBytes) / requests).rounded(places: 1)
         let fewFloating = try await fewRemindersAmongTimers(in: folder)
         return Result(
-            requests: self.requests, recordBytes: try StoreRecord.encode(try Self.reminder(42), form: .compact, identifierKeptApart: true).count, fileBytes: fileBytes, bytesPerRequest: perRequest,
+            requests: self.requests, recordBytes: try StoreRecord.encodeForKeyedRow(try Self.reminder(42), form: .compact).count, fileBytes: fileBytes, bytesPerRequest: perRequest,
             parts: parts, target: .atMost(300, perRequest), zoneChangeReads: [allFloating, fewFloating])
     }
 

@@ -105,7 +105,7 @@ struct SQLiteNotificationStoreTests {
         let raw = try await SQLiteDatabase(path: path, migrations: Array(NotificationSchema.migrations))
         let record = try await raw.read { db in try db.query("SELECT request FROM pending WHERE request_id = 'stretch'") }
         let whole = try StoreRecord.encode(new, form: .compact)
-        #expect(record == [[.blob(try StoreRecord.encode(new, form: .compact, identifierKeptApart: true))]])
+        #expect(record == [[.blob(try StoreRecord.encodeForKeyedRow(new, form: .compact))]])
         if case .blob(let bytes) = record.first?.first {
             #expect(bytes.count == whole.count - 1 - 2 - "stretch".utf8.count, "the record leaves out the identifier the key holds")
         }

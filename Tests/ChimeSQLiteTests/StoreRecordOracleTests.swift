@@ -38,7 +38,7 @@ struct StoreRecordOracleTests {
             let key = request.identifier.utf8.map { String(format: "%02x", $0) }.joined()
             let json = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
             for form in [StoreRecord.Form.compact, .wide] {
-                let hex = try StoreRecord.encode(request, form: form, identifierKeptApart: true).map { String(format: "%02x", $0) }.joined()
+                let hex = try StoreRecord.encodeForKeyedRow(request, form: form).map { String(format: "%02x", $0) }.joined()
                 lines.append("pending:\(key)\t\(hex)\t\(json)")
             }
         }

@@ -70,7 +70,7 @@ struct StoreRecordRequestCodingTests {
     func expectReadsBackWithItsIdentifierApart(
         _ request: NotificationRequest, form: StoreRecord.Form, whole: [UInt8], sourceLocation: SourceLocation
     ) throws {
-        let apart = try StoreRecord.encode(request, form: form, identifierKeptApart: true)
+        let apart = try StoreRecord.encodeForKeyedRow(request, form: form)
         if Self.isWrittenDirectly(request) {
             let identifierBytes = request.identifier.utf8.count
             // The key (a byte compact, its text wide), the string's tag, its length varint and its bytes.

@@ -20,7 +20,7 @@ enum StoreCoding {
     /// A pending request's record: its identifier is the row's `request_id`, so the record leaves it out
     /// (from schema version 6 on).
     static func encodePending(_ request: NotificationRequest) throws -> SQLiteValue {
-        .blob(try StoreRecord.encode(request, form: .compact, identifierKeptApart: true))
+        .blob(try StoreRecord.encodeForKeyedRow(request, form: .compact))
     }
 
     /// The request of a pending row, with the identifier of its `request_id`.
