@@ -99,6 +99,24 @@ public final class SQLiteStatement {
         }
     }
 
+    /// Binds the bytes as a blob to parameter `index` (1-based): a blob that lives in a larger buffer,
+    /// bound without copying it into an array first. SQLite copies the bytes before the call returns.
+    public func bind(blob bytes: UnsafeRawBufferPointer, at index: Int) throws(SQLiteError) {
+        guard index >= 1, index <= parameterCount else {
+            throw SQLiteError(.range, "parameter index \(index) out of range 1...\(parameterCount)", sql: sql)
+        }
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        let result =
+            if let start = bytes.baseAddress, !bytes.isEmpty {
+                sqlite3_bind_blob64(handle, Int32(index), start, UInt64(bytes.count), transient)
+            } else {
+                sqlite3_bind_zeroblob(handle, Int32(index), 0)
+            }
+        guard result == SQLITE_OK else {
+            throw connection.error(result, "could not bind parameter \(index)", sql: sql)
+        }
+    }
+
     /// Advances to the next result row.
     ///
     /// - Returns: `true` when a row is available (read it with ``column(_:)`` or ``row()``), `false`

@@ -63,6 +63,17 @@ final class StoreRecordWriter {
         bytes.reserveCapacity(512)
     }
 
+    /// Makes the writer ready for the next record, keeping its buffers' capacity: one writer can write
+    /// many records (`StoreRecordPacker`).
+    func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(compact ? StoreRecordFormat.compactMarker : StoreRecordFormat.marker)
+        frames.removeAll(keepingCapacity: true)
+        lastID = 0
+        currentSlot = 0
+        unsupported = false
+    }
+
     /// Marks the encoding as not streamable and returns the error to throw.
     func refuse() -> StoreRecordEncoder.Unsupported {
         unsupported = true
@@ -145,6 +156,14 @@ final class StoreRecordWriter {
         while !frames.isEmpty { closeInnermost() }
         guard !unsupported else { throw StoreRecordEncoder.Unsupported() }
         return bytes
+    }
+
+    /// Closes what is open and appends the record to `buffer`, leaving the writer's own buffer unshared
+    /// for the next `reset`.
+    func finish(appendingTo buffer: inout [UInt8]) throws {
+        while !frames.isEmpty { closeInnermost() }
+        guard !unsupported else { throw StoreRecordEncoder.Unsupported() }
+        buffer.append(contentsOf: bytes)
     }
 
     // MARK: Values

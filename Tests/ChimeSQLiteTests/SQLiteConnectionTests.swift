@@ -46,6 +46,23 @@ struct SQLiteConnectionTests {
         #expect(rows == [[.text("blob"), .blob([])], [.text("null"), .null], [.text("text"), .text("")]])
     }
 
+    /// Bytes bound from part of a larger buffer are stored as exactly that part; none as an empty blob.
+    @Test func bytesBoundFromABufferAreStoredAsThatPartAlone() throws {
+        let buffer: [UInt8] = [9, 9, 0, 1, 0, 255, 9]
+        let insert = try db.prepare("INSERT INTO value(id, v) VALUES (?, ?)")
+        try buffer.withUnsafeBytes { bytes in
+            for (id, range) in [(1, 2..<6), (2, 3..<3), (3, 0..<7)] {
+                try insert.bind(.integer(Int64(id)), at: 1)
+                try insert.bind(blob: UnsafeRawBufferPointer(rebasing: bytes[range]), at: 2)
+                #expect(try insert.step() == false)
+                insert.reset()
+            }
+        }
+        let rows = try db.query("SELECT typeof(v), v FROM value ORDER BY id")
+        #expect(rows == [[.text("blob"), .blob([0, 1, 0, 255])], [.text("blob"), .blob([])], [.text("blob"), .blob(buffer)]])
+        #expect(throws: SQLiteError.self) { try insert.bind(blob: UnsafeRawBufferPointer(start: nil, count: 0), at: 3) }
+    }
+
     @Test func literalsMakeArguments() throws {
         try db.execute("INSERT INTO value(id, v) VALUES (?, ?)", arguments: [7, "seven"])
         try db.execute("INSERT INTO value(id, v) VALUES (?, ?)", arguments: [8, 0.5])

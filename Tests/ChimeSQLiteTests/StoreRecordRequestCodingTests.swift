@@ -138,13 +138,21 @@ struct StoreRecordRequestCodingTests {
     }
 
     @Test func formsLeftToEncodeToStillGiveTheirBytes() throws {
+        for request in try Self.declinedRequests() {
+            #expect(!Self.isWrittenDirectly(request), "\(request.identifier) is left to encode(to:)")
+            try expectSameBytes(request)
+        }
+    }
+
+    /// Requests of forms the direct writer leaves to `encode(to:)`.
+    static func declinedRequests() throws -> [NotificationRequest] {
         var zoned = DateComponents(hour: 7)
         zoned.timeZone = TimeZone(identifier: "Asia/Seoul")
         var leap = DateComponents(month: 2, day: 1)
         leap.isLeapMonth = false
         var dayOfYear = DateComponents()
         dayOfYear.dayOfYear = 100
-        let declined = [
+        return [
             try NotificationRequest(identifier: "zoned", content: NotificationContent(), trigger: .calendar(CalendarTrigger(dateMatching: zoned, repeats: true))),
             try NotificationRequest(identifier: "leap", content: NotificationContent(), trigger: .calendar(CalendarTrigger(dateMatching: leap, repeats: true))),
             try NotificationRequest(
@@ -154,9 +162,36 @@ struct StoreRecordRequestCodingTests {
                 identifier: "place", content: NotificationContent(),
                 trigger: .location(LocationTrigger(region: CircularRegion(latitude: 1, longitude: 2, radius: 100, identifier: "r", notifyOnExit: false), repeats: false))),
         ]
-        for request in declined {
-            #expect(!Self.isWrittenDirectly(request), "\(request.identifier) is left to encode(to:)")
-            try expectSameBytes(request)
+    }
+
+    /// A batch's records written by one packer into one buffer are each the record written alone, in
+    /// order, whatever came before: requests written directly and requests left to `encode(to:)` mixed.
+    @Test func packedRecordsAreEachTheRecordWrittenAlone() throws {
+        var random = SeededGenerator(seed: 0x9ACC_ED)
+        let declined = try Self.declinedRequests()
+        var requests: [NotificationRequest] = []
+        for index in 0..<3_000 {
+            requests.append(try Self.randomRequest(index, &random))
+            if index.isMultiple(of: 97) { requests.append(declined[index % declined.count]) }
+        }
+        for form in [StoreRecord.Form.compact, .wide] {
+            var packer = StoreRecordPacker(form: form, records: 16)  // fewer than packed: the buffer grows
+            #expect(packer.records.count == 0)
+            for request in requests { try packer.append(request) }
+            let packed = packer.records
+            #expect(packed.count == requests.count)
+            var total = 0
+            for (index, request) in requests.enumerated() {
+                let alone = try StoreRecord.encodeForKeyedRow(request, form: form)
+                total += alone.count
+                guard packed.record(at: index) == alone else {
+                    Issue.record("record \(index) (\(request.identifier), \(form)) differs from the record written alone")
+                    return
+                }
+                #expect(packed.withRecord(at: index) { $0.count } == alone.count)
+                #expect(try StoreRecord.decode(NotificationRequest.self, from: packed.record(at: index), identifier: request.identifier) == request)
+            }
+            #expect(packed.bytes.count == total, "nothing between the records")
         }
     }
 

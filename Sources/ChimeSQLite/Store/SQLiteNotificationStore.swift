@@ -1,5 +1,6 @@
 public import ChimeCore
 public import ChimeEngine
+import ChimeStoreCoding
 public import Foundation
 import Synchronization
 
@@ -128,14 +129,14 @@ public final class SQLiteNotificationStore: NotificationStore {
         let appIdentifiers = Set(requests.map(\.appIdentifier))
         let insertRow = "INSERT OR REPLACE INTO pending (app_id, request_id, added, next_fire, floating_calendar, request) VALUES (?, ?, ?, ?, ?, ?)"
         guard requests.count > Self.rowsPerEncodedChunk else {
-            let records = try requests.map { try StoreCoding.encodePending($0.request) }
+            let records = try StoreCoding.encodePending(requests[...])
             try await database.write { db in
                 for appIdentifier in appIdentifiers { try admit(try self.storedApp(appIdentifier, in: db)) }
                 try Self.insert(requests[...], records: records, with: try db.prepare(insertRow))
             }
             return
         }
-        let channel = ChunkChannel<(range: Range<Int>, records: [SQLiteValue])>()
+        let channel = ChunkChannel<(range: Range<Int>, records: PackedRecords)>()
         // Safe to run twice, as a write closure must be: it reads the chunks from the first each time.
         let written = database.submitWrite { db in
             do {
@@ -155,7 +156,7 @@ public final class SQLiteNotificationStore: NotificationStore {
         do {
             for start in stride(from: 0, to: requests.count, by: Self.rowsPerEncodedChunk) {
                 let range = start..<min(start + Self.rowsPerEncodedChunk, requests.count)
-                guard channel.send((range, try requests[range].map { try StoreCoding.encodePending($0.request) })) else { break }
+                guard channel.send((range, try StoreCoding.encodePending(requests[range]))) else { break }
             }
             channel.finish(.success(()))
         } catch {
@@ -169,16 +170,16 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     /// Inserts each request with its encoded record, the columns bound one by one rather than gathered
     /// into an array per row.
-    private static func insert(_ requests: ArraySlice<PendingRequest>, records: [SQLiteValue], with insert: SQLiteStatement) throws {
+    private static func insert(_ requests: ArraySlice<PendingRequest>, records: PackedRecords, with insert: SQLiteStatement) throws {
         precondition(requests.count == records.count, "a record for each request")
-        for (pending, record) in zip(requests, records) {
+        for (offset, pending) in zip(0..., requests) {
             defer { insert.reset() }
             try insert.bind(.text(pending.appIdentifier), at: 1)
             try insert.bind(.text(pending.request.identifier), at: 2)
             try insert.bind(.date(pending.addedDate), at: 3)
             try insert.bind(.date(pending.nextFireDate), at: 4)
             try insert.bind(.integer(pending.request.hasFloatingCalendarTrigger ? 1 : 0), at: 5)
-            try insert.bind(record, at: 6)
+            try records.withRecord(at: offset) { try insert.bind(blob: $0, at: 6) }
             while try insert.step() {}
         }
     }

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeEngine
 import ChimeStoreCoding
 import Foundation
 
@@ -17,10 +18,12 @@ enum StoreCoding {
         return try StoreRecord.decode(type, from: bytes)
     }
 
-    /// A pending request's record: its identifier is the row's `request_id`, so the record leaves it out
-    /// (from schema version 6 on).
-    static func encodePending(_ request: NotificationRequest) throws -> SQLiteValue {
-        .blob(try StoreRecord.encodeForKeyedRow(request, form: .compact))
+    /// The records of pending rows, packed. A pending request's identifier is the row's `request_id`, so
+    /// its record leaves it out (from schema version 6 on): `StoreRecord.encodeForKeyedRow(_:form:)`.
+    static func encodePending(_ requests: ArraySlice<PendingRequest>) throws -> PackedRecords {
+        var packer = StoreRecordPacker(form: .compact, records: requests.count)
+        for index in requests.indices { try packer.append(requests[index].request) }
+        return packer.records
     }
 
     /// The request of a pending row, with the identifier of its `request_id`.
