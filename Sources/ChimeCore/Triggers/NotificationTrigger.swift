@@ -12,8 +12,11 @@
 /// ```
 public enum NotificationTrigger: Sendable, Hashable {
     case timeInterval(TimeIntervalTrigger)
-    case calendar(CalendarTrigger)
-    case location(LocationTrigger)
+    // Boxed: a calendar trigger holds `DateComponents` (nearly 400 bytes) and a location trigger a region,
+    // and every request carries its trigger inline, so a copy of any request (there are hundreds of
+    // thousands in a batch add) would move them; boxed, a request is half as large.
+    indirect case calendar(CalendarTrigger)
+    indirect case location(LocationTrigger)
     case push(PushTrigger)
 
     /// Whether the trigger fires again after its first delivery.

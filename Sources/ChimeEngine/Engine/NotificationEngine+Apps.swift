@@ -200,8 +200,10 @@ extension NotificationEngine {
         await keepPendingLimit(appIdentifiers: Set(written.map { batch[$0.index].appIdentifier }))
         for (index, pending) in written { outcomes[index] = .success(pending) }
         // A location trigger came, or one watched was replaced (perhaps by a timed request).
+        // Most adds watch nothing: then no request's key is worth hashing (100,000 of them in a batch).
+        let watchesAny = !regionStates.isEmpty || !crossedLocations.isEmpty
         let watched = { (key: RequestKey) in self.regionStates[key] != nil || self.crossedLocations[key] != nil }
-        if written.contains(where: { $0.pending.contains { if case .location = $0.request.trigger { true } else { watched($0.key) } } }) {
+        if written.contains(where: { $0.pending.contains { if case .location = $0.request.trigger { true } else { watchesAny && watched($0.key) } } }) {
             locationTriggersMayHaveChanged()
         }
         return outcomes
