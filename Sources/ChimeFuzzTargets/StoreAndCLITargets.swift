@@ -7,7 +7,8 @@ extension FuzzTarget {
     /// The stores' records (`StoreRecord`: the compact and wide binary forms, and JSON blobs of older
     /// stores): damaged bytes are a typed error, and a record that reads writes back, in either form, to
     /// one that reads the same. The first byte picks the kind: a request, a delivered notification, a
-    /// response, or a pending row's request, whose identifier the row's key keeps.
+    /// response, or a pending row's request, whose identifier the row's key keeps (and whose record a
+    /// batch packs with others).
     static let storeRecord = FuzzTarget("store-record", "the stores' records (StoreRecord: requests, delivered notifications, responses)") { bytes in
         guard let kind = bytes.first else { return .refused }
         let record = Array(bytes.dropFirst())
@@ -30,6 +31,14 @@ extension FuzzTarget {
                 return .violated("could not read the request it wrote without its identifier (\(form))")
             }
             guard again == request else { return .violated("a request kept apart from its identifier read back differently (\(form))") }
+            // Packed twice by one writer (a batch add's records): each the record written alone.
+            var packer = StoreRecordPacker(form: form, records: 2)
+            guard (try? packer.append(request)) != nil, (try? packer.append(request)) != nil else {
+                return .violated("a request that was written alone could not be packed (\(form))")
+            }
+            guard packer.records.record(at: 0) == written, packer.records.record(at: 1) == written else {
+                return .violated("a packed record differs from the record written alone (\(form))")
+            }
         }
         return .held
     }
