@@ -32,9 +32,10 @@ struct DunstTests {
     }
 
     /// Takes screenshots until one fits `expected` (named `what`), for at most `seconds`. dunst redraws
-    /// its window as notifications come and go, so a single screenshot may catch it half way.
+    /// its window as notifications come and go, so a single screenshot may catch it half way. The bound
+    /// catches a hang, as `LineLog.take`'s does: at the start of a full test run it is not a measure.
     func screen(
-        _ display: VirtualDisplay, _ what: String, within seconds: Double = 15, until expected: (Screenshot) -> Bool
+        _ display: VirtualDisplay, _ what: String, within seconds: Double = 60, until expected: (Screenshot) -> Bool
     ) async throws -> Screenshot {
         let deadline = ContinuousClock.now + .seconds(seconds)
         var last = try await display.screenshot()

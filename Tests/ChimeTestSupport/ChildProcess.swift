@@ -120,7 +120,11 @@ public final class LineLog: Sendable {
     }
 
     /// Waits for the first line not taken yet that fits `predicate`, takes it and returns it.
-    public func take(_ what: String, within seconds: Double = 15, where predicate: @escaping @Sendable (String) -> Bool) async throws -> String {
+    ///
+    /// The default bound is a minute: it catches a hang, it does not measure speed. A full test run
+    /// starts hundreds of tests at once on two cores, and a line that takes a process, a bus and the
+    /// engine's fire to appear has been seen to take longer than 15 s then.
+    public func take(_ what: String, within seconds: Double = 60, where predicate: @escaping @Sendable (String) -> Bool) async throws -> String {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
