@@ -44,7 +44,8 @@ final class StoreRecordWriter {
 
     // Unchecked exclusivity: every container and slot encoder shares this writer, so each access to a
     // stored property of the class would otherwise be checked at run time (about a third of the cost of
-    // encoding a request). Only the synchronous `encode` uses a writer, and no access overlaps another.
+    // encoding a request). Only synchronous code uses a writer (`encode`, and a `StoreRecordPacker`
+    // reusing one), and no access overlaps another.
     @exclusivity(unchecked) private(set) var bytes: [UInt8]
     /// The compact form (varint sizes, known keys as numbers), or the wide one.
     let compact: Bool

@@ -39,9 +39,9 @@ public struct PackedRecords: Sendable {
 /// Writes requests' records for keyed rows (`StoreRecord.encodeForKeyedRow(_:form:)`, byte for byte) into
 /// one `PackedRecords`.
 ///
-/// A record written alone takes a writer, its 512-byte buffer and its list of open containers: three
-/// allocations to make and, once the rows are in, to free, for each of a batch add's hundred thousand
-/// requests. A packer writes them all with one writer into one growing buffer.
+/// A record written alone takes a writer and its buffer (made for the marker byte, then grown to 512
+/// bytes): three allocations to make and, once the rows are in, to free, for each of a batch add's
+/// hundred thousand requests. A packer writes them all with one writer into one growing buffer.
 public struct StoreRecordPacker {
     private let writer: StoreRecordWriter
     private let form: StoreRecord.Form

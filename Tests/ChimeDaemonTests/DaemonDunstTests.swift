@@ -151,8 +151,9 @@ struct DaemonDunstTests {
     }
 
     /// Takes screenshots until one fits `expected` (named `what`), for at most `seconds`: dunst redraws
-    /// as notifications come and go, so a single screenshot may catch it half way.
-    func screen(_ display: VirtualDisplay, _ what: String, within seconds: Double = 10, until expected: (Screenshot) -> Bool) async throws -> Screenshot {
+    /// as notifications come and go, so a single screenshot may catch it half way. The bound catches a
+    /// hang; at the start of a full test run it is not a measure.
+    func screen(_ display: VirtualDisplay, _ what: String, within seconds: Double = 60, until expected: (Screenshot) -> Bool) async throws -> Screenshot {
         let deadline = ContinuousClock.now + .seconds(seconds)
         var last = try await display.screenshot()
         while !expected(last) {

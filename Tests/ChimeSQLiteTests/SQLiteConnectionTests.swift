@@ -51,16 +51,19 @@ struct SQLiteConnectionTests {
         let buffer: [UInt8] = [9, 9, 0, 1, 0, 255, 9]
         let insert = try db.prepare("INSERT INTO value(id, v) VALUES (?, ?)")
         try buffer.withUnsafeBytes { bytes in
-            for (id, range) in [(1, 2..<6), (2, 3..<3), (3, 0..<7)] {
+            // The last has no address at all: SQLite would take a NULL pointer for NULL.
+            let parts = [UnsafeRawBufferPointer(rebasing: bytes[2..<6]), UnsafeRawBufferPointer(rebasing: bytes[3..<3]), bytes, UnsafeRawBufferPointer(start: nil, count: 0)]
+            for (id, part) in zip(1..., parts) {
                 try insert.bind(.integer(Int64(id)), at: 1)
-                try insert.bind(blob: UnsafeRawBufferPointer(rebasing: bytes[range]), at: 2)
+                try insert.bind(blob: part, at: 2)
                 #expect(try insert.step() == false)
                 insert.reset()
             }
+            let error = #expect(throws: SQLiteError.self) { try insert.bind(blob: bytes, at: 3) }
+            #expect(error?.code == .range)
         }
         let rows = try db.query("SELECT typeof(v), v FROM value ORDER BY id")
-        #expect(rows == [[.text("blob"), .blob([0, 1, 0, 255])], [.text("blob"), .blob([])], [.text("blob"), .blob(buffer)]])
-        #expect(throws: SQLiteError.self) { try insert.bind(blob: UnsafeRawBufferPointer(start: nil, count: 0), at: 3) }
+        #expect(rows == [[.text("blob"), .blob([0, 1, 0, 255])], [.text("blob"), .blob([])], [.text("blob"), .blob(buffer)], [.text("blob"), .blob([])]])
     }
 
     @Test func literalsMakeArguments() throws {

@@ -125,8 +125,9 @@ struct SQLiteNotificationStoreTests {
             PendingRequest(
                 appIdentifier: "app",
                 request: try NotificationRequest(
-                    identifier: "r-\(index)", content: NotificationContent(title: .init(stringLiteral: title)),
-                    trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 60, repeats: false))),
+                    // Content of its own: a record on another request's row would not read back equal.
+                    identifier: "r-\(index)", content: NotificationContent(title: .init(stringLiteral: "\(title) \(index)")),
+                    trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 60 + Double(index), repeats: false))),
                 addedDate: added, nextFireDate: added + Double(index))
         }
         let first = try (0..<count).map { try pending($0, title: "first") }
@@ -169,7 +170,8 @@ struct SQLiteNotificationStoreTests {
             PendingRequest(
                 appIdentifier: "app",
                 request: try NotificationRequest(
-                    identifier: "r-\(index)", content: NotificationContent(title: "Tea"), trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 60, repeats: false))),
+                    identifier: "r-\(index)", content: NotificationContent(title: .init(stringLiteral: "Tea \(index)")),
+                    trigger: .timeInterval(TimeIntervalTrigger(timeInterval: 60 + Double(index), repeats: false))),
                 addedDate: added, nextFireDate: added + Double(index))
         }
         // The gate holds the writer; the add, then the conflict, queue behind it and travel in one
