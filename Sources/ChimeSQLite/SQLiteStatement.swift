@@ -64,57 +64,55 @@ public final class SQLiteStatement {
 
     /// Binds `value` to parameter `index` (1-based).
     public func bind(_ value: SQLiteValue, at index: Int) throws(SQLiteError) {
-        guard index >= 1, index <= parameterCount else {
-            throw SQLiteError(.range, "parameter index \(index) out of range 1...\(parameterCount)", sql: sql)
-        }
-        let position = Int32(index)
-        // SQLITE_TRANSIENT: SQLite copies the bytes before the call returns, so no pointer outlives it.
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        let result: Int32
-        switch value {
-        case .null:
-            result = sqlite3_bind_null(handle, position)
-        case .integer(let integer):
-            result = sqlite3_bind_int64(handle, position, integer)
-        case .real(let real):
-            result = sqlite3_bind_double(handle, position, real)
-        case .text(var text):
-            // An explicit byte length keeps embedded NULs; a NULL pointer would bind NULL, not "".
-            result = text.withUTF8 { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { chars in
-                    guard let start = chars.baseAddress, !chars.isEmpty else {
-                        return sqlite3_bind_text64(handle, position, "", 0, transient, UInt8(SQLITE_UTF8))
+        try binding(at: index) { handle, position in
+            switch value {
+            case .null:
+                return sqlite3_bind_null(handle, position)
+            case .integer(let integer):
+                return sqlite3_bind_int64(handle, position, integer)
+            case .real(let real):
+                return sqlite3_bind_double(handle, position, real)
+            case .text(var text):
+                // An explicit byte length keeps embedded NULs; a NULL pointer would bind NULL, not "".
+                return text.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { chars in
+                        guard let start = chars.baseAddress, !chars.isEmpty else {
+                            return sqlite3_bind_text64(handle, position, "", 0, Self.transient, UInt8(SQLITE_UTF8))
+                        }
+                        return sqlite3_bind_text64(handle, position, start, UInt64(chars.count), Self.transient, UInt8(SQLITE_UTF8))
                     }
-                    return sqlite3_bind_text64(handle, position, start, UInt64(chars.count), transient, UInt8(SQLITE_UTF8))
                 }
+            case .blob(let bytes):
+                return bytes.withUnsafeBytes { Self.bindBlob($0, handle, position) }
             }
-        case .blob(let bytes):
-            // A NULL pointer would bind NULL: an empty blob is bound as a zero-length zeroblob.
-            result = bytes.isEmpty
-                ? sqlite3_bind_zeroblob(handle, position, 0)
-                : bytes.withUnsafeBytes { sqlite3_bind_blob64(handle, position, $0.baseAddress, UInt64($0.count), transient) }
-        }
-        guard result == SQLITE_OK else {
-            throw connection.error(result, "could not bind parameter \(index)", sql: sql)
         }
     }
 
     /// Binds the bytes as a blob to parameter `index` (1-based): a blob that lives in a larger buffer,
     /// bound without copying it into an array first. SQLite copies the bytes before the call returns.
     public func bind(blob bytes: UnsafeRawBufferPointer, at index: Int) throws(SQLiteError) {
+        try binding(at: index) { handle, position in Self.bindBlob(bytes, handle, position) }
+    }
+
+    /// SQLITE_TRANSIENT: SQLite copies the bytes before the call returns, so no pointer outlives it.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Checks the parameter index, runs `bind` with the handle and the position, and turns its result
+    /// into an error.
+    private func binding(at index: Int, _ bind: (OpaquePointer, Int32) -> Int32) throws(SQLiteError) {
         guard index >= 1, index <= parameterCount else {
             throw SQLiteError(.range, "parameter index \(index) out of range 1...\(parameterCount)", sql: sql)
         }
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        let result =
-            if let start = bytes.baseAddress, !bytes.isEmpty {
-                sqlite3_bind_blob64(handle, Int32(index), start, UInt64(bytes.count), transient)
-            } else {
-                sqlite3_bind_zeroblob(handle, Int32(index), 0)
-            }
+        let result = bind(handle, Int32(index))
         guard result == SQLITE_OK else {
             throw connection.error(result, "could not bind parameter \(index)", sql: sql)
         }
+    }
+
+    /// A NULL pointer would bind NULL: an empty blob is bound as a zero-length zeroblob.
+    private static func bindBlob(_ bytes: UnsafeRawBufferPointer, _ handle: OpaquePointer, _ position: Int32) -> Int32 {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, position, 0) }
+        return sqlite3_bind_blob64(handle, position, start, UInt64(bytes.count), transient)
     }
 
     /// Advances to the next result row.

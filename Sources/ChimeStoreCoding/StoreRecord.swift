@@ -45,7 +45,9 @@ public enum StoreRecord {
     /// A request the direct writer leaves to `encode(to:)` (attachments, a location trigger, a zoned
     /// calendar) keeps it. Read it back with `decode(_:from:identifier:)`.
     public static func encodeForKeyedRow(_ request: NotificationRequest, form: Form) throws -> [UInt8] {
-        try StoreRecordEncoder.encodeWithoutIdentifier(request, compact: form == .compact) ?? encode(request, form: form)
+        var packer = StoreRecordPacker(form: form, records: 1)
+        try packer.append(request)
+        return packer.records.record(at: 0)
     }
 
     /// The request of a record written by `encodeForKeyedRow(_:form:)`, whose identifier the

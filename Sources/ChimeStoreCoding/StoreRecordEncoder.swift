@@ -24,14 +24,6 @@ enum StoreRecordEncoder {
         try root.encodeValue(value)
         return try writer.finish()
     }
-
-    /// The request's record without its identifier, or `nil` when the request is not one the direct
-    /// writer writes (its `encode(to:)` always writes the identifier).
-    static func encodeWithoutIdentifier(_ request: NotificationRequest, compact: Bool) throws -> [UInt8]? {
-        let writer = StoreRecordWriter(compact: compact)
-        guard writer.writeDirectly(request, includingIdentifier: false) else { return nil }
-        return try writer.finish()
-    }
 }
 
 /// The buffer being written, with the containers still open.

@@ -36,8 +36,8 @@ public struct PackedRecords: Sendable {
     }
 }
 
-/// Writes requests' records for keyed rows (`StoreRecord.encodeForKeyedRow(_:form:)`, byte for byte) into
-/// one `PackedRecords`.
+/// Writes requests' records for keyed rows (`StoreRecord.encodeForKeyedRow(_:form:)` is one of them)
+/// into one `PackedRecords`.
 ///
 /// A record written alone takes a writer and its buffer (made for the marker byte, then grown to 512
 /// bytes): three allocations to make and, once the rows are in, to free, for each of a batch add's
@@ -55,7 +55,8 @@ public struct StoreRecordPacker {
         packed.reserve(records: records, bytesEach: form == .compact ? 128 : 256)
     }
 
-    /// Packs the request's record, without its identifier when the direct writer writes the request.
+    /// Packs the request's record: without its identifier when the direct writer writes the request,
+    /// whole through `encode(to:)` (which always writes the identifier) otherwise.
     public mutating func append(_ request: NotificationRequest) throws {
         writer.reset()
         if writer.writeDirectly(request, includingIdentifier: false) {
