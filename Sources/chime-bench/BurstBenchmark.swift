@@ -14,7 +14,10 @@ import Foundation
 ///    tasks at once (group commit shares transactions), (c) one `add(contentsOf:)` batch. Each runs
 ///    `rounds` times on fresh files and the fastest round counts: the machine is shared and noisy.
 /// 2. The raw floor: the rows (c) wrote, copied into a fresh file in 10,000-row transactions, fastest of
-///    `rounds`.
+///    `rounds`. And the floor at (b)'s commit size: the same rows copied in transactions of as many rows
+///    as (b)'s commits carried on average, in key order, fastest of `rounds`. Durable single adds from a
+///    fixed number of tasks cannot carry more per commit than the tasks have in flight, so this, not the
+///    large-transaction floor, is what (b) pays per commit.
 /// 3. The lateness floor: how late `SystemClock` wakes a sleeper, and how long one durable single-row
 ///    commit takes; a fire waits for both before it is presented. And the lateness baseline: the same
 ///    burst fired by the simplest durable loop on SQLite (`DurableFireLoop`).
@@ -74,6 +77,9 @@ struct BurstBenchmark {
         /// Rounds of each add mode and of the raw floor; the fastest counts.
         let rounds: Int
         let rawFloor: RawFloor.Result
+        /// The raw floor in transactions of (b)'s average commit size, and (b)'s rate over it.
+        let rawFloorAtConcurrentCommitSize: RawFloor.Result
+        let concurrentAddsRatioToFloorAtTheirCommitSize: Double
         let singleAdds: AddRate
         let concurrentAdds: AddRate
         let concurrentTasks: Int
@@ -136,14 +142,10 @@ struct BurstBenchmark {
         }
 
         progress.note("raw floor: copying the rows of (c) in 10,000-row transactions, \(rounds) rounds", force: true)
-        var floor: RawFloor.Result?
-        for round in 0..<rounds {
-            let result = try await RawFloor().measure(
-                copyingPendingRowsOf: folder.path("batch.sqlite"), into: folder.path("floor-\(round).sqlite"), progress: progress)
-            folder.removeDatabase("floor-\(round).sqlite")
-            if result.rowsPerSecond > floor?.rowsPerSecond ?? 0 { floor = result }
-        }
-        guard let floor else { throw BenchmarkFailure("no raw floor round ran") }
+        let floor = try await fastestRawFloor(RawFloor(), copying: folder.path("batch.sqlite"), in: folder)
+        let concurrentCommitSize = max(1, Int((Double(requests) / Double(max(concurrent.transactions, 1))).rounded()))
+        progress.note("raw floor: the same rows in \(concurrentCommitSize)-row transactions, (b)'s commit size, \(rounds) rounds", force: true)
+        let smallCommitFloor = try await fastestRawFloor(RawFloor(rowsPerTransaction: concurrentCommitSize), copying: folder.path("batch.sqlite"), in: folder)
         folder.removeDatabase("batch.sqlite")
 
         progress.note("lateness floor: clock wake-ups and single durable commits", force: true)
@@ -177,7 +179,9 @@ struct BurstBenchmark {
         }
         let concurrentRate = rate(concurrent, requests)
         return Result(
-            rounds: rounds, rawFloor: floor, singleAdds: rate(single, singleAddRequests), concurrentAdds: concurrentRate, concurrentTasks: tasks,
+            rounds: rounds, rawFloor: floor, rawFloorAtConcurrentCommitSize: smallCommitFloor,
+            concurrentAddsRatioToFloorAtTheirCommitSize: (concurrentRate.perSecond / smallCommitFloor.rowsPerSecond).rounded(places: 3),
+            singleAdds: rate(single, singleAddRequests), concurrentAdds: concurrentRate, concurrentTasks: tasks,
             batchAdd: rate(batch, requests), lateness: lateness, latenessFloor: latenessFloor, latenessBaselineLoop: baselineLoop,
             contendingThreads: contend, contendedLateness: contendedLateness, contendedBaselineLoop: contendedLoop,
             targets: Targets(
@@ -185,6 +189,18 @@ struct BurstBenchmark {
                 p99LatenessMilliseconds: .atMost(2, lateness.p99Milliseconds),
                 contendedP99ToQuietP99: contendedLateness.map { .atMost(3, ($0.p99Milliseconds / lateness.p99Milliseconds).rounded(places: 2)) },
                 lost: .atMost(0, Double(lateness.lost)), duplicated: .atMost(0, Double(lateness.duplicated))))
+    }
+
+    /// Runs `floor` `rounds` times, each into a fresh file, and returns the fastest round.
+    private func fastestRawFloor(_ floor: RawFloor, copying source: String, in folder: ScratchFolder) async throws -> RawFloor.Result {
+        var fastest: RawFloor.Result?
+        for round in 0..<rounds {
+            let result = try await floor.measure(copyingPendingRowsOf: source, into: folder.path("floor-\(round).sqlite"), progress: progress)
+            folder.removeDatabase("floor-\(round).sqlite")
+            if result.rowsPerSecond > fastest?.rowsPerSecond ?? 0 { fastest = result }
+        }
+        guard let fastest else { throw BenchmarkFailure("no raw floor round ran") }
+        return fastest
     }
 
     /// Runs `measureAdds` `rounds` times, each on a fresh store file, and returns the fastest round. With
