@@ -69,7 +69,7 @@ struct DaemonDunstTests {
         do {
             // The prompt's box once it is fully drawn: the same in two screenshots in a row.
             var seen: Screenshot.Box?
-            let asking = try await screen(display, "the authorization prompt") { shot in
+            let asking = try await display.dunstScreen(showing: "the authorization prompt") { shot in
                 defer { seen = shot.box(of: Dunst.normalBackground)?.box }
                 return Self.showsPopup(shot) && shot.box(of: Dunst.normalBackground)?.box == seen
             }
@@ -93,7 +93,7 @@ struct DaemonDunstTests {
 
             // chimed closes the answered prompt; the notification takes the top right alone: one popup,
             // not the prompt with the notification stacked below it.
-            let shot = try await screen(display, "the notification alone at the top right") { shot in
+            let shot = try await display.dunstScreen(showing: "the notification alone at the top right") { shot in
                 guard Self.showsPopup(shot), let box = shot.box(of: Dunst.normalBackground)?.box else { return false }
                 return box.minY < 30 && box.height < prompt.height + 40
             }
@@ -114,7 +114,7 @@ struct DaemonDunstTests {
             try await app.acknowledge(event)
 
             // chimed closes the notification once the app has the answer: nothing of dunst's is left.
-            _ = try await screen(display, "an empty screen") { $0.box(of: Dunst.normalBackground) == nil }
+            _ = try await display.dunstScreen(showing: "an empty screen") { $0.box(of: Dunst.normalBackground) == nil }
         } catch {
             adding.cancel()
             throw error
@@ -148,22 +148,6 @@ struct DaemonDunstTests {
         await display?.stop()
         await bus.stop()
         if let failure { throw failure }
-    }
-
-    /// Takes screenshots until one fits `expected` (named `what`), for at most `seconds`: dunst redraws
-    /// as notifications come and go, so a single screenshot may catch it half way. The bound catches a
-    /// hang; at the start of a full test run it is not a measure.
-    func screen(_ display: VirtualDisplay, _ what: String, within seconds: Double = 60, until expected: (Screenshot) -> Bool) async throws -> Screenshot {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        var last = try await display.screenshot()
-        while !expected(last) {
-            guard ContinuousClock.now < deadline else {
-                throw Timeout(description: "the screen never showed \(what); dunst's colour at \(String(describing: last.box(of: Dunst.normalBackground)))")
-            }
-            try await Task.sleep(for: .milliseconds(50))
-            last = try await display.screenshot()
-        }
-        return last
     }
 
     /// Whether `shot` shows at least a popup's worth of dunst's colour.

@@ -31,24 +31,6 @@ struct DunstTests {
         }
     }
 
-    /// Takes screenshots until one fits `expected` (named `what`), for at most `seconds`. dunst redraws
-    /// its window as notifications come and go, so a single screenshot may catch it half way. The bound
-    /// catches a hang, as `LineLog.take`'s does: at the start of a full test run it is not a measure.
-    func screen(
-        _ display: VirtualDisplay, _ what: String, within seconds: Double = 60, until expected: (Screenshot) -> Bool
-    ) async throws -> Screenshot {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        var last = try await display.screenshot()
-        while !expected(last) {
-            guard ContinuousClock.now < deadline else {
-                throw Timeout(description: "the screen never showed \(what); green at \(String(describing: last.box(of: Dunst.normalBackground))), red at \(String(describing: last.box(of: Dunst.criticalBackground)))")
-            }
-            try await Task.sleep(for: .milliseconds(50))
-            last = try await display.screenshot()
-        }
-        return last
-    }
-
     /// Whether `shot` shows at least a popup's worth of `color`.
     static func shows(_ color: Screenshot.Color, in shot: Screenshot) -> Bool {
         (shot.box(of: color)?.count ?? 0) > 2_000
@@ -63,7 +45,7 @@ struct DunstTests {
 
             let center = try await h.center("com.example.alarm", options: [.alert, .sound, .criticalAlert])
             try await h.deliver("hello", NotificationContent(title: "CHIME", body: "Hello from Swift"), in: center)
-            let shot = try await screen(display, "the notification") { Self.shows(Dunst.normalBackground, in: $0) }
+            let shot = try await display.dunstScreen(showing: "the notification") { Self.shows(Dunst.normalBackground, in: $0) }
             let popup = try #require(shot.box(of: Dunst.normalBackground))
             // Where dunst puts it: the top right corner (offset 10 px), about 420 px wide.
             #expect(popup.box.minX + popup.box.maxX > shot.width)  // its middle is in the right half
@@ -75,7 +57,7 @@ struct DunstTests {
 
             // A critical alert gets the critical colour: the urgency hint reached dunst.
             try await h.deliver("glucose", Seeds.lowGlucose(), in: center)
-            let both = try await screen(display, "both notifications") {
+            let both = try await display.dunstScreen(showing: "both notifications") {
                 Self.shows(Dunst.criticalBackground, in: $0) && Self.shows(Dunst.normalBackground, in: $0)
             }
             let critical = try #require(both.box(of: Dunst.criticalBackground))
@@ -84,7 +66,7 @@ struct DunstTests {
 
             // Withdrawn, it leaves the screen.
             try await center.removeDeliveredNotifications(withIdentifiers: ["glucose"])
-            _ = try await screen(display, "the first notification alone") {
+            _ = try await display.dunstScreen(showing: "the first notification alone") {
                 $0.box(of: Dunst.criticalBackground) == nil && Self.shows(Dunst.normalBackground, in: $0)
             }
         }
@@ -94,7 +76,7 @@ struct DunstTests {
         try await withDunst { h, display, dunst in
             let center = try await h.center(categories: [Seeds.photoCategory()])
             try await h.deliver("photo-1", Seeds.photoPost(), in: center)
-            _ = try await screen(display, "the notification") { Self.shows(Dunst.normalBackground, in: $0) }
+            _ = try await display.dunstScreen(showing: "the notification") { Self.shows(Dunst.normalBackground, in: $0) }
 
             try await dunst.choose(",ACTION_LIKE]")
             let response = try await h.app.responses.next("the app's response")
@@ -103,7 +85,7 @@ struct DunstTests {
             #expect(dunst.menu.contains("Dislike"))
 
             // dunst takes it down after the action, and closes it as the user's doing: not a dismissal.
-            _ = try await screen(display, "an empty screen") { $0.box(of: Dunst.normalBackground) == nil }
+            _ = try await display.dunstScreen(showing: "an empty screen") { $0.box(of: Dunst.normalBackground) == nil }
             await h.presenter.idle()
             #expect(h.app.responses.all.map(\.actionIdentifier) == ["ACTION_LIKE"])
             #expect(try await center.deliveredNotifications().map(\.identifier) == ["photo-1"])
@@ -137,7 +119,7 @@ struct DunstTests {
             _ = try await dunstctl("set-paused", "false")
             try await eventually("Do Not Disturb is off again") { await !h.engine.environment.focus.isOn }
             #expect(await monitor.state.doNotDisturb == false)
-            _ = try await screen(display, "an empty screen") { $0.box(of: Dunst.normalBackground) == nil }
+            _ = try await display.dunstScreen(showing: "an empty screen") { $0.box(of: Dunst.normalBackground) == nil }
             await monitor.stop()
         }
     }

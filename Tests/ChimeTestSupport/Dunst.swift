@@ -111,3 +111,23 @@ public final class Dunst: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 }
+
+extension VirtualDisplay {
+    /// Takes screenshots until one fits `expected` (named `what`), for at most `seconds`: dunst redraws its
+    /// window as notifications come and go, so a single screenshot may catch it half way. The bound
+    /// catches a hang, as `LineLog.take`'s does: at the start of a full test run it is not a measure.
+    public func dunstScreen(showing what: String, within seconds: Double = 60, until expected: (Screenshot) -> Bool) async throws -> Screenshot {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var last = try await screenshot()
+        while !expected(last) {
+            guard ContinuousClock.now < deadline else {
+                let normal = String(describing: last.box(of: Dunst.normalBackground))
+                let critical = String(describing: last.box(of: Dunst.criticalBackground))
+                throw Timeout(description: "the screen never showed \(what); dunst's normal colour at \(normal), its critical colour at \(critical)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            last = try await screenshot()
+        }
+        return last
+    }
+}
